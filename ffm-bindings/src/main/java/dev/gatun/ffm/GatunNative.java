@@ -1,0 +1,76 @@
+package dev.gatun.ffm;
+
+import dev.gatun.ffm.internal.ArrowArray;
+import dev.gatun.ffm.internal.ArrowSchema;
+import dev.gatun.ffm.internal.GatunNativeStats;
+import dev.gatun.ffm.internal.gatun_h;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Typed calls into the Gatun native library, one per function of {@code gatun.h}. Each call
+ * loads the library first (so a load failure surfaces as {@link NativeLibraryLoadException}),
+ * and turns an error status into a {@link NativeException}.
+ */
+public final class GatunNative {
+    private GatunNative() {}
+
+    /** {@code gatun_abi_version()}: the ABI version the library was built from. */
+    public static int abiVersion() {
+        GatunLibrary.library();
+        return gatun_h.gatun_abi_version();
+    }
+
+    /** {@code gatun_native_stats}: the live native resource counters. */
+    public static NativeStats stats() {
+        GatunLibrary.library();
+        try (CallScratch call = new CallScratch()) {
+            MemorySegment out = GatunNativeStats.allocate(call.arena());
+            call.check(gatun_h.gatun_native_stats(out, call.errBuf(), call.errCap()), "gatun_native_stats");
+            return new NativeStats(
+                    GatunNativeStats.live_handles(out),
+                    GatunNativeStats.live_exported_arrays(out),
+                    GatunNativeStats.live_exported_schemas(out),
+                    GatunNativeStats.allocated_bytes(out),
+                    GatunNativeStats.peak_allocated_bytes(out));
+        }
+    }
+
+    /**
+     * {@code gatun_roundtrip}: moves {@code inArray} in (its {@code release} is NULL afterwards,
+     * also on failure), validates it in Rust and exports it back into the caller-allocated
+     * {@code outSchema}/{@code outArray}, which the caller must then release.
+     */
+    public static void roundtrip(MemorySegment inSchema, MemorySegment inArray,
+                                 MemorySegment outSchema, MemorySegment outArray) {
+        requireStruct(inSchema, ArrowSchema.layout(), "inSchema");
+        requireStruct(inArray, ArrowArray.layout(), "inArray");
+        requireStruct(outSchema, ArrowSchema.layout(), "outSchema");
+        requireStruct(outArray, ArrowArray.layout(), "outArray");
+        GatunLibrary.library();
+        try (CallScratch call = new CallScratch()) {
+            int status = gatun_h.gatun_roundtrip(inSchema, inArray, outSchema, outArray,
+                    call.errBuf(), call.errCap());
+            call.check(status, "gatun_roundtrip");
+        }
+    }
+
+    /** {@code gatun_debug_panic}: panics inside Rust, which reports it as {@link NativePanicException}. */
+    public static void debugPanic(String message) {
+        Objects.requireNonNull(message, "message");
+        GatunLibrary.library();
+        try (CallScratch call = new CallScratch()) {
+            MemorySegment text = call.arena().allocateFrom(message);
+            call.check(gatun_h.gatun_debug_panic(text, call.errBuf(), call.errCap()), "gatun_debug_panic");
+        }
+    }
+
+    private static void requireStruct(MemorySegment segment, MemoryLayout layout, String name) {
+        Objects.requireNonNull(segment, name);
+        if (!segment.isNative() || segment.byteSize() < layout.byteSize()) {
+            throw new IllegalArgumentException(name + " must be a native segment of at least "
+                    + layout.byteSize() + " bytes (" + layout.name().orElse("struct") + "), got " + segment);
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package dev.gatun.ffm;
+
+import dev.gatun.ffm.internal.ArrowArray;
+import dev.gatun.ffm.internal.ArrowSchema;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The one release callback of every {@code ArrowArray} and {@code ArrowSchema} that Java
+ * exports: a single upcall stub in the global arena for {@code void release(struct X*)}.
+ *
+ * <p>Native memory cannot hold a Java reference, so the exporter {@linkplain #register registers}
+ * a {@link Handler} and stores the returned id as the struct's {@code private_data}. When a
+ * consumer calls {@code release}, on whatever thread and at whatever time, the stub removes the
+ * handler for that id and runs it, then sets {@code release = NULL} last. Removal makes it
+ * idempotent and thread-safe: only one caller ever gets the handler. Every {@link Throwable} is
+ * caught (an exception escaping an upcall would kill the JVM) and recorded for
+ * {@link #failures()}.
+ *
+ * <p>One stub serves both struct kinds: {@code release} sits at a different offset in each
+ * (56 in {@code ArrowSchema}, 64 in {@code ArrowArray}). A schema being released still holds the
+ * stub's address at its {@code release} offset, while an array holds its {@code dictionary}
+ * pointer there, which is data, never this code address.
+ */
+public final class ReleaseUpcall {
+    /** The producer's cleanup for one exported struct; runs at most once. */
+    @FunctionalInterface
+    public interface Handler {
+        /**
+         * @param struct the struct being released (possibly a moved copy), sized to its layout;
+         *     its {@code release} is set to NULL after this returns or throws
+         */
+        void release(MemorySegment struct) throws Exception;
+    }
+
+    private static final int MAX_RECORDED_FAILURES = 64;
+
+    private static final ConcurrentHashMap<Long, Handler> HANDLERS = new ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_ID = new AtomicLong(1);
+    private static final List<Throwable> FAILURES = new ArrayList<>();
+    private static final AtomicLong FAILURE_COUNT = new AtomicLong();
+    private static final long STRUCT_SIZE = Math.max(ArrowArray.sizeof(), ArrowSchema.sizeof());
+    private static final MemorySegment STUB;
+    private static final MethodHandle FOREIGN_RELEASE;
+
+    static {
+        if (ArrowSchema.release$offset() == ArrowArray.release$offset()) {
+            throw new AssertionError("ArrowSchema and ArrowArray have release at the same offset");
+        }
+        GatunLibrary.requireNativeAccess();
+        Linker linker = Linker.nativeLinker();
+        FunctionDescriptor signature = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+        try {
+            MethodHandle target = MethodHandles.lookup().findStatic(ReleaseUpcall.class, "onRelease",
+                    MethodType.methodType(void.class, MemorySegment.class));
+            STUB = linker.upcallStub(target, signature, Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        FOREIGN_RELEASE = linker.downcallHandle(signature);
+    }
+
+    private ReleaseUpcall() {}
+
+    /** The function pointer to store in {@code release}. */
+    public static MemorySegment stub() {
+        return STUB;
+    }
+
+    /** Whether {@code functionPointer} is this stub. */
+    public static boolean isStub(MemorySegment functionPointer) {
+        return functionPointer.address() == STUB.address();
+    }
+
+    /** Registers {@code handler}; returns the value to store in the struct's {@code private_data}. */
+    public static MemorySegment register(Handler handler) {
+        Objects.requireNonNull(handler, "handler");
+        long id = NEXT_ID.getAndIncrement();
+        HANDLERS.put(id, handler);
+        return MemorySegment.ofAddress(id);
+    }
+
+    /**
+     * Removes a handler without running it, for an exporter that fails before handing the struct
+     * out. Returns whether it was still registered.
+     */
+    public static boolean unregister(MemorySegment privateData) {
+        return HANDLERS.remove(privateData.address()) != null;
+    }
+
+    /** Handlers registered and not yet run: exported structs not yet released. */
+    public static int registeredCount() {
+        return HANDLERS.size();
+    }
+
+    /**
+     * Calls {@code array->release(array)} unless it is NULL: our own handler runs directly in
+     * Java, a foreign one through a downcall.
+     */
+    public static void releaseArray(MemorySegment array) {
+        MemorySegment fn = ArrowArray.release(array);
+        if (fn.address() == 0) {
+            return;
+        }
+        if (isStub(fn)) {
+            onRelease(array);
+        } else {
+            invokeForeign(fn, array);
+        }
+    }
+
+    /** Like {@link #releaseArray} for an {@code ArrowSchema}. */
+    public static void releaseSchema(MemorySegment schema) {
+        MemorySegment fn = ArrowSchema.release(schema);
+        if (fn.address() == 0) {
+            return;
+        }
+        if (isStub(fn)) {
+            onRelease(schema);
+        } else {
+            invokeForeign(fn, schema);
+        }
+    }
+
+    private static void invokeForeign(MemorySegment fn, MemorySegment struct) {
+        try {
+            FOREIGN_RELEASE.invokeExact(fn, struct);
+        } catch (Throwable e) {
+            throw new AssertionError("a native release callback cannot throw", e);
+        }
+    }
+
+    /** Failures recorded by release handlers (at most the first 64), oldest first. */
+    public static List<Throwable> failures() {
+        synchronized (FAILURES) {
+            return List.copyOf(FAILURES);
+        }
+    }
+
+    /** Returns the recorded failures and forgets them. */
+    public static List<Throwable> drainFailures() {
+        synchronized (FAILURES) {
+            List<Throwable> copy = List.copyOf(FAILURES);
+            FAILURES.clear();
+            FAILURE_COUNT.set(0);
+            return copy;
+        }
+    }
+
+    /** How many failures were recorded since the last drain, including those not kept. */
+    public static long failureCount() {
+        return FAILURE_COUNT.get();
+    }
+
+    /** The upcall target. Must never throw. */
+    private static void onRelease(MemorySegment pointer) {
+        try {
+            if (pointer.address() == 0) {
+                return;
+            }
+            MemorySegment raw = pointer.reinterpret(STRUCT_SIZE);
+            boolean schema = isStub(raw.get(ValueLayout.ADDRESS, ArrowSchema.release$offset()));
+            if (!schema && !isStub(ArrowArray.release(raw))) {
+                throw new IllegalStateException("release callback invoked on a struct whose release is not"
+                        + " Gatun's (address 0x" + Long.toHexString(pointer.address()) + ")");
+            }
+            MemorySegment struct = pointer.reinterpret(schema ? ArrowSchema.sizeof() : ArrowArray.sizeof());
+            MemorySegment privateData = schema ? ArrowSchema.private_data(struct) : ArrowArray.private_data(struct);
+            Handler handler = HANDLERS.remove(privateData.address());
+            try {
+                if (handler != null) {
+                    handler.release(struct);
+                }
+            } finally {
+                if (schema) {
+                    ArrowSchema.release(struct, MemorySegment.NULL);
+                } else {
+                    ArrowArray.release(struct, MemorySegment.NULL);
+                }
+            }
+        } catch (Throwable t) {
+            record(t);
+        }
+    }
+
+    private static void record(Throwable t) {
+        try {
+            FAILURE_COUNT.incrementAndGet();
+            synchronized (FAILURES) {
+                if (FAILURES.size() < MAX_RECORDED_FAILURES) {
+                    FAILURES.add(t);
+                }
+            }
+        } catch (Throwable ignored) {
+            // Nothing may escape the upcall; the count above is the best we can still do.
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/*
+ * Gatun native C ABI. The Rust cdylib in native/ implements it; the Java bindings in
+ * ffm-bindings are generated from it (jextract shape) and checked against it by the
+ * layout-conformance test.
+ *
+ * Conventions (docs/architecture.md):
+ *  - every function returns a status code (GATUN_OK or a GATUN_ERR_*), except
+ *    gatun_abi_version;
+ *  - on failure the message is copied, NUL-terminated and truncated at a UTF-8
+ *    boundary, into the caller-owned buffer (err_buf, err_cap); err_buf may be NULL;
+ *    on GATUN_OK the buffer is not touched;
+ *  - GATUN_ERR_INVALID_ARGUMENT covers NULL, misaligned or already-released struct
+ *    pointers, and names the argument;
+ *  - a Rust panic is caught inside the call and reported as GATUN_ERR_PANIC;
+ *  - Arrow structs follow the C Data Interface: an input ArrowArray is moved in
+ *    (its release is set to NULL when consumed); output structs are allocated by
+ *    the caller and filled by the callee; any struct whose release is still
+ *    non-NULL after a call belongs to the caller.
+ */
+#ifndef GATUN_H
+#define GATUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "arrow_c_data.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on every incompatible change of this header. */
+#define GATUN_ABI_VERSION 1
+
+#define GATUN_OK 0
+#define GATUN_ERR_INVALID_ARGUMENT 1
+#define GATUN_ERR_ARROW 2
+#define GATUN_ERR_PLAN 3
+#define GATUN_ERR_EXECUTION 4
+#define GATUN_ERR_PANIC 5
+
+/* Live native resources, for leak checks. */
+typedef struct GatunNativeStats {
+  int64_t live_handles;          /* native handles created and not yet freed */
+  int64_t live_exported_arrays;  /* ArrowArrays exported by Rust, not yet released */
+  int64_t live_exported_schemas; /* ArrowSchemas exported by Rust, not yet released */
+  int64_t allocated_bytes;       /* bytes held by this library's Rust heap (not Java's buffers) */
+  int64_t peak_allocated_bytes;  /* high-water mark of allocated_bytes for the process */
+} GatunNativeStats;
+
+/* The GATUN_ABI_VERSION this library was built from. */
+uint32_t gatun_abi_version(void);
+
+/* Fills *out with the current counters. */
+int32_t gatun_native_stats(GatunNativeStats* out, char* err_buf, size_t err_cap);
+
+/*
+ * Native oracle: moves in_array in (described by in_schema, which stays the
+ * caller's), imports it with arrow-rs, validates it fully (buffers, offsets, UTF-8,
+ * children) and exports it back into the caller-allocated out_schema/out_array
+ * without copying values. The output keeps the input alive; releasing the output
+ * releases the input. Whenever in_array is non-NULL and not yet released it is
+ * consumed, even if another argument is then rejected, so on failure it has been
+ * released; a NULL or released in_array is not touched.
+ */
+int32_t gatun_roundtrip(const struct ArrowSchema* in_schema, struct ArrowArray* in_array,
+                        struct ArrowSchema* out_schema, struct ArrowArray* out_array,
+                        char* err_buf, size_t err_cap);
+
+/* Test only: panics inside Rust with the given message (proves the panic guard). */
+int32_t gatun_debug_panic(const char* message, char* err_buf, size_t err_cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GATUN_H */

@@ -1,0 +1,44 @@
+//! Constants and `#[repr(C)]` types of `jextract-config/include/gatun.h`.
+//!
+//! Names and values match the header exactly; `tests/c_abi/header.rs` parses the
+//! header and fails when the two drift apart.
+
+/// `GATUN_ABI_VERSION`: bumped on every incompatible change of the header.
+pub const GATUN_ABI_VERSION: u32 = 1;
+
+/// Success.
+pub const GATUN_OK: i32 = 0;
+/// A NULL, misaligned or already-released argument.
+pub const GATUN_ERR_INVALID_ARGUMENT: i32 = 1;
+/// Arrow import, validation or export failed (malformed input included).
+pub const GATUN_ERR_ARROW: i32 = 2;
+/// A plan could not be built.
+pub const GATUN_ERR_PLAN: i32 = 3;
+/// A plan failed while running.
+pub const GATUN_ERR_EXECUTION: i32 = 4;
+/// A Rust panic was caught at the boundary.
+pub const GATUN_ERR_PANIC: i32 = 5;
+
+/// `struct GatunNativeStats`: live native resources, for leak checks.
+/// Field order and types are the header's (five `int64_t`, 40 bytes).
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct GatunNativeStats {
+    /// Native handles created and not yet freed.
+    pub live_handles: i64,
+    /// ArrowArrays exported by Rust and not yet released by the consumer.
+    pub live_exported_arrays: i64,
+    /// ArrowSchemas exported by Rust and not yet released by the consumer.
+    pub live_exported_schemas: i64,
+    /// Bytes currently allocated by the Rust heap of this library.
+    pub allocated_bytes: i64,
+    /// High-water mark of `allocated_bytes` since the library was loaded.
+    pub peak_allocated_bytes: i64,
+}
+
+/// The `GATUN_ABI_VERSION` this library was built from. Java compares it with the
+/// header's constant when it loads the library.
+#[no_mangle]
+pub extern "C" fn gatun_abi_version() -> u32 {
+    GATUN_ABI_VERSION
+}

@@ -1,0 +1,21 @@
+//! Gatun native library: Flink SQL operators in Rust behind the small C ABI of
+//! `jextract-config/include/gatun.h`, with Arrow data crossing through the Arrow C
+//! Data Interface. Java calls it through the FFM API only.
+//!
+//! Every status-returning `extern "C"` function runs its body in
+//! [`ffi_guard::guard`]: panics are caught and every error becomes a `GATUN_ERR_*`
+//! status plus a message in the caller's buffer.
+
+pub mod abi;
+mod c_shape;
+mod debug;
+pub mod export;
+pub mod ffi_guard;
+mod roundtrip;
+pub mod stats;
+
+pub use abi::{gatun_abi_version, GatunNativeStats, GATUN_ABI_VERSION as ABI_VERSION};
+pub use debug::gatun_debug_panic;
+pub use ffi_guard::{GatunError, GatunResult};
+pub use roundtrip::gatun_roundtrip;
+pub use stats::gatun_native_stats;
