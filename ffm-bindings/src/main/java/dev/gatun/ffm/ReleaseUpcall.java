@@ -163,25 +163,34 @@ public final class ReleaseUpcall {
         return FAILURE_COUNT.get();
     }
 
-    /** The upcall target. Must never throw. */
+    /**
+     * The upcall target. Must never throw. Only the caller that wins the handler clears
+     * {@code release}; a repeated or racing call on the same struct does nothing.
+     */
     private static void onRelease(MemorySegment pointer) {
         try {
             if (pointer.address() == 0) {
                 return;
             }
             MemorySegment raw = pointer.reinterpret(STRUCT_SIZE);
-            boolean schema = isStub(raw.get(ValueLayout.ADDRESS, ArrowSchema.release$offset()));
-            if (!schema && !isStub(ArrowArray.release(raw))) {
+            long atSchemaRelease = raw.get(ValueLayout.ADDRESS, ArrowSchema.release$offset()).address();
+            long atArrayRelease = raw.get(ValueLayout.ADDRESS, ArrowArray.release$offset()).address();
+            boolean schema = atSchemaRelease == STUB.address();
+            if (!schema && atArrayRelease != STUB.address()) {
+                if (atSchemaRelease == 0 || atArrayRelease == 0) {
+                    return; // already released: a second call is a harmless no-op
+                }
                 throw new IllegalStateException("release callback invoked on a struct whose release is not"
                         + " Gatun's (address 0x" + Long.toHexString(pointer.address()) + ")");
             }
             MemorySegment struct = pointer.reinterpret(schema ? ArrowSchema.sizeof() : ArrowArray.sizeof());
             MemorySegment privateData = schema ? ArrowSchema.private_data(struct) : ArrowArray.private_data(struct);
             Handler handler = HANDLERS.remove(privateData.address());
+            if (handler == null) {
+                return; // another thread is releasing it, or did
+            }
             try {
-                if (handler != null) {
-                    handler.release(struct);
-                }
+                handler.release(struct);
             } finally {
                 if (schema) {
                     ArrowSchema.release(struct, MemorySegment.NULL);

@@ -1,0 +1,216 @@
+package dev.gatun.arrow.cdata;
+
+import dev.gatun.arrow.types.ArrowType;
+import dev.gatun.arrow.types.Field;
+import dev.gatun.arrow.vector.ValueVector;
+import dev.gatun.arrow.vector.Vectors;
+import dev.gatun.ffm.internal.ArrowArray;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Validates one imported {@code ArrowArray} tree against its {@link Field}s and builds read-only
+ * views of its buffers in the import arena. Everything the structs carry is checked before any
+ * value is exposed: {@code length}, {@code offset} and {@code null_count} ranges, buffer and child
+ * counts, required buffers present, offsets non-negative and non-decreasing, children long enough
+ * for their parent. Buffer extents are not part of the interface; they are computed from those
+ * numbers and trusted to the producer.
+ */
+final class ArrayImporter {
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final long MAX_LENGTH = Integer.MAX_VALUE - 8;
+    private static final int MAX_DEPTH = 64;
+
+    private final Arena arena;
+    private long bytes;
+
+    ArrayImporter(Arena arena) {
+        this.arena = arena;
+    }
+
+    /** Bytes of the producer's buffers that the views cover. */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Checks a struct's header fields; returns its length. */
+    static long checkHeader(MemorySegment a, String where) {
+        long length = ArrowArray.length(a);
+        long offset = ArrowArray.offset(a);
+        long nullCount = ArrowArray.null_count(a);
+        if (length < 0 || length > MAX_LENGTH) {
+            throw new ArrowFormatException(where + ".length", "is " + length + ", must be 0.." + MAX_LENGTH);
+        }
+        if (offset < 0 || offset > MAX_LENGTH - length) {
+            throw new ArrowFormatException(where + ".offset", "is " + offset + " with length " + length
+                    + ", must be 0.." + (MAX_LENGTH - length));
+        }
+        if (nullCount < -1 || nullCount > length) {
+            throw new ArrowFormatException(where + ".null_count", "is " + nullCount + " but length is " + length
+                    + " (must be -1 or 0..length)");
+        }
+        return length;
+    }
+
+    /**
+     * Imports the node {@code a} of {@code field}, exposing its logical rows
+     * {@code [start, start + count)} (a struct parent's offset shifts its children's rows).
+     */
+    ValueVector node(MemorySegment a, Field field, String where, long start, long count, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new ArrowFormatException(where, "nested deeper than " + MAX_DEPTH + " levels");
+        }
+        where = where + " (" + field.name() + ": " + FormatStrings.of(field.type()) + ")";
+        if (ArrowArray.release(a).address() == 0) {
+            throw new ArrowFormatException(where + ".release", "is NULL: already released");
+        }
+        long length = checkHeader(a, where);
+        long offset = ArrowArray.offset(a);
+        long nullCount = ArrowArray.null_count(a);
+        if (start + count > length) {
+            throw new ArrowFormatException(where + ".length", "is " + length + " but the parent needs "
+                    + (start + count) + " rows");
+        }
+        ArrowType type = field.type();
+        int nb = Vectors.bufferCount(type);
+        int nc = field.children().size();
+        checkCount(ArrowArray.n_buffers(a), nb, where + ".n_buffers", type);
+        checkCount(ArrowArray.n_children(a), nc, where + ".n_children", type);
+        if (ArrowArray.dictionary(a).address() != 0) {
+            throw new ArrowFormatException(where + ".dictionary", "is set: dictionary-encoded arrays are not supported");
+        }
+        MemorySegment[] pointers = pointers(ArrowArray.buffers(a), nb, where + ".buffers");
+        MemorySegment[] children = pointers(ArrowArray.children(a), nc, where + ".children");
+
+        long first = offset + start;
+        long end = first + count;
+        MemorySegment[] buffers = new MemorySegment[nb];
+        MemorySegment validity = null;
+        if (nb > 0 && !(type instanceof ArrowType.Null)) {
+            if (pointers[0].address() != 0) {
+                validity = buffer(pointers[0], bitmapBytes(end), where, 0);
+            } else if (nullCount > 0) {
+                throw new ArrowFormatException(where + ".buffers[0]", "validity is NULL but null_count is " + nullCount);
+            }
+            buffers[0] = validity;
+        }
+        List<ValueVector> childVectors = new ArrayList<>(nc);
+        switch (type) {
+            case ArrowType.Null n -> { }
+            case ArrowType.Bool b -> buffers[1] = required(pointers, 1, bitmapBytes(end), length, where);
+            case ArrowType.Utf8 u -> varBinary(pointers, buffers, first, count, length, where);
+            case ArrowType.Binary b -> varBinary(pointers, buffers, first, count, length, where);
+            case ArrowType.ListType l -> list(a, field, pointers, buffers, children, childVectors, first, count, length, where, depth);
+            case ArrowType.MapType m -> list(a, field, pointers, buffers, children, childVectors, first, count, length, where, depth);
+            case ArrowType.StructType s -> {
+                for (int i = 0; i < nc; i++) {
+                    childVectors.add(node(child(children, i, where), field.child(i), where + ".children[" + i + "]",
+                            first, count, depth + 1));
+                }
+            }
+            default -> buffers[1] = required(pointers, 1, end * Vectors.byteWidth(type), length, where);
+        }
+        boolean whole = start == 0 && count == length;
+        long viewNullCount = type instanceof ArrowType.Null ? count
+                : validity == null ? 0 : whole ? nullCount : -1;
+        ValueVector.View view = new ValueVector.View((int) count, first, viewNullCount, validity, buffers);
+        return Vectors.view(field, view, childVectors, arena.scope());
+    }
+
+    private void varBinary(MemorySegment[] pointers, MemorySegment[] buffers, long first, long count, long length,
+                           String where) {
+        MemorySegment offsets = offsets(pointers, buffers, first, count, length, where);
+        long dataEnd = count == 0 && offsets == null ? 0 : offsets.get(INT, (first + count) * 4);
+        buffers[2] = required(pointers, 2, dataEnd, length, where);
+    }
+
+    private void list(MemorySegment a, Field field, MemorySegment[] pointers, MemorySegment[] buffers,
+                      MemorySegment[] children, List<ValueVector> childVectors, long first, long count, long length,
+                      String where, int depth) {
+        MemorySegment offsets = offsets(pointers, buffers, first, count, length, where);
+        long childEnd = count == 0 && offsets == null ? 0 : offsets.get(INT, (first + count) * 4);
+        MemorySegment child = child(children, 0, where);
+        String childWhere = where + ".children[0]";
+        long childLength = checkHeader(child, childWhere);
+        if (childEnd > childLength) {
+            throw new ArrowFormatException(childWhere + ".length", "is " + childLength
+                    + " but the offsets of its parent reach " + childEnd);
+        }
+        childVectors.add(node(child, field.child(0), childWhere, 0, childEnd, depth + 1));
+    }
+
+    /** Validates and maps the offsets buffer; null only when the array is empty and the pointer NULL. */
+    private MemorySegment offsets(MemorySegment[] pointers, MemorySegment[] buffers, long first, long count, long length,
+                                  String where) {
+        if (pointers[1].address() == 0 && length == 0) {
+            buffers[1] = MemorySegment.NULL.reinterpret(0, arena, null);
+            return null;
+        }
+        MemorySegment offsets = required(pointers, 1, (first + count + 1) * 4, length, where);
+        int previous = offsets.get(INT, first * 4);
+        if (previous < 0) {
+            throw new ArrowFormatException(where + ".buffers[1]", "offset " + first + " is negative (" + previous + ")");
+        }
+        for (long i = first + 1; i <= first + count; i++) {
+            int next = offsets.get(INT, i * 4);
+            if (next < previous) {
+                throw new ArrowFormatException(where + ".buffers[1]", "offsets decrease at " + i + " (" + previous
+                        + " then " + next + ")");
+            }
+            previous = next;
+        }
+        buffers[1] = offsets;
+        return offsets;
+    }
+
+    private MemorySegment required(MemorySegment[] pointers, int i, long extent, long length, String where) {
+        if (pointers[i].address() == 0) {
+            if (extent == 0 || length == 0) {
+                return MemorySegment.NULL.reinterpret(0, arena, null);
+            }
+            throw new ArrowFormatException(where + ".buffers[" + i + "]", "is NULL but the array has " + length + " values");
+        }
+        return buffer(pointers[i], extent, where, i);
+    }
+
+    private MemorySegment buffer(MemorySegment pointer, long extent, String where, int i) {
+        bytes += extent;
+        return pointer.reinterpret(extent, arena, null).asReadOnly();
+    }
+
+    private static long bitmapBytes(long bits) {
+        return (bits + 7) >>> 3;
+    }
+
+    private static void checkCount(long actual, int expected, String where, ArrowType type) {
+        if (actual != expected) {
+            throw new ArrowFormatException(where, "is " + actual + " but " + type + " has " + expected);
+        }
+    }
+
+    private static MemorySegment[] pointers(MemorySegment array, int n, String where) {
+        MemorySegment[] out = new MemorySegment[n];
+        if (n == 0) {
+            return out;
+        }
+        if (array.address() == 0) {
+            throw new ArrowFormatException(where, "is NULL but " + n + " entries are required");
+        }
+        MemorySegment p = array.reinterpret(8L * n);
+        for (int i = 0; i < n; i++) {
+            out[i] = p.getAtIndex(ValueLayout.ADDRESS, i);
+        }
+        return out;
+    }
+
+    private static MemorySegment child(MemorySegment[] children, int i, String where) {
+        MemorySegment c = children[i];
+        if (c.address() == 0) {
+            throw new ArrowFormatException(where + ".children[" + i + "]", "pointer is NULL");
+        }
+        return c.reinterpret(ArrowArray.sizeof());
+    }
+}

@@ -1,0 +1,34 @@
+package dev.gatun.bench.e2e;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where blackhole sinks leave their row counts and checksums, by key. Static, because the sink
+ * runs in the same JVM as the harness (an embedded MiniCluster) but is instantiated by Flink.
+ */
+public final class Checksums {
+    /** Rows seen and the sum of their {@link RowHasher} hashes (order-independent). */
+    public record Checksum(long rows, long sum) {
+        Checksum plus(Checksum other) {
+            return new Checksum(rows + other.rows, sum + other.sum);
+        }
+
+        public String hex() {
+            return String.format("%016x", sum);
+        }
+    }
+
+    private static final ConcurrentHashMap<String, Checksum> BY_KEY = new ConcurrentHashMap<>();
+
+    private Checksums() {}
+
+    static void add(String key, long rows, long sum) {
+        BY_KEY.merge(key, new Checksum(rows, sum), Checksum::plus);
+    }
+
+    /** Removes and returns what the sinks with {@code key} saw; zero rows when none wrote. */
+    public static Checksum take(String key) {
+        Checksum c = BY_KEY.remove(key);
+        return c == null ? new Checksum(0, 0) : c;
+    }
+}

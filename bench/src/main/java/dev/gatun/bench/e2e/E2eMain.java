@@ -1,0 +1,90 @@
+package dev.gatun.bench.e2e;
+
+import dev.gatun.bench.report.E2eReport;
+import dev.gatun.bench.report.Machine;
+import dev.gatun.bench.rows.RowFormat;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code bin/gatun bench e2e [--rows N] [--warmups W] [--trials T] [--queries all|id,id]
+ * [--parallelism P] [--row-format generic|binary] [--seed S] [--out DIR] [--plans DIR]}:
+ * the end-to-end comparison, written to {@code DIR/e2e-trials.csv}, {@code e2e-summary.md} and
+ * the PNG charts. Exits non-zero when runs of a query disagree.
+ */
+public final class E2eMain {
+    private E2eMain() {}
+
+    public static void main(String[] args) throws Exception {
+        long rows = 5_000_000;
+        long seed = 42;
+        int warmups = 2;
+        int trials = 5;
+        int parallelism = 1;
+        String queries = "all";
+        RowFormat rowFormat = RowFormat.GENERIC;
+        Path out = Path.of("../docs/bench");
+        Path plans = Path.of("target/e2e-plans");
+        List<String> userArgs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            if (value == null) {
+                throw new IllegalArgumentException("missing value after " + args[i]);
+            }
+            switch (args[i]) {
+                case "--rows" -> rows = Long.parseLong(value.replace("_", ""));
+                case "--seed" -> seed = Long.parseLong(value);
+                case "--warmups" -> warmups = Integer.parseInt(value);
+                case "--trials" -> trials = Integer.parseInt(value);
+                case "--parallelism" -> parallelism = Integer.parseInt(value);
+                case "--queries" -> queries = value;
+                case "--row-format" -> rowFormat = RowFormat.of(value);
+                case "--out" -> out = Path.of(value);
+                case "--plans" -> plans = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see E2eMain's javadoc)");
+            }
+            if (!args[i].equals("--out")) {
+                userArgs.add(args[i]);
+                userArgs.add(value);
+            }
+            i++;
+        }
+        if (trials < 5) {
+            System.out.println("note: fewer than 5 trials: a smoke run, not a measurement");
+        }
+        List<Query> selected = Queries.select(queries);
+        List<EngineConfigurer> engines = new ArrayList<>(List.of(EngineConfigurer.STOCK));
+        GatunEngine gatun = new GatunEngine();
+        Optional<String> unavailable = gatun.unavailableReason();
+        if (unavailable.isPresent()) {
+            System.out.println("Gatun: unavailable (" + unavailable.get() + "); running stock Flink only");
+        } else {
+            engines.add(gatun);
+        }
+        String command = ("bin/gatun bench e2e " + String.join(" ", userArgs)).trim();
+        System.out.println("Machine: " + Machine.describe());
+        System.out.println("Command: " + command);
+
+        E2eRunner runner = new E2eRunner(new E2eRunner.Settings(rows, seed, warmups, trials, parallelism, rowFormat,
+                plans), engines);
+        List<Trial> all = new ArrayList<>();
+        Files.createDirectories(out);
+        for (Query query : selected) {
+            System.out.println(query.id() + ": " + query.sql());
+            all.addAll(runner.run(query));
+            E2eReport.writeCsv(all, out.resolve(E2eReport.CSV)); // keep what finished if a later query fails
+        }
+        E2eReport.writeSummary(all, selected, command,
+                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), out);
+        System.out.println("wrote " + out.toAbsolutePath().normalize().resolve(E2eReport.CSV)
+                + ", e2e-summary.md and charts; plans in " + plans.toAbsolutePath().normalize());
+        if (!runner.problems().isEmpty()) {
+            runner.problems().forEach(p -> System.err.println("MISMATCH " + p));
+            System.exit(1);
+        }
+        System.exit(0); // Flink's embedded cluster may leave non-daemon threads behind
+    }
+}

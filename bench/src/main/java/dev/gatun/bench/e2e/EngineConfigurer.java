@@ -1,0 +1,36 @@
+package dev.gatun.bench.e2e;
+
+import java.util.Optional;
+import org.apache.flink.table.api.TableEnvironment;
+
+/** How a run's {@link TableEnvironment} is set up: stock Flink, or with Gatun's planner hooks. */
+public interface EngineConfigurer {
+    /** Short name used in the CSV and charts. */
+    String name();
+
+    /** Empty when this engine can run here; otherwise why not. */
+    Optional<String> unavailableReason();
+
+    /** Prepares a fresh environment before the source, sink and query are registered. */
+    void configure(TableEnvironment tEnv);
+
+    /** The plan of {@code statement} as this engine will run it. */
+    default String explain(TableEnvironment tEnv, String statement) {
+        return tEnv.explainSql(statement);
+    }
+
+    EngineConfigurer STOCK = new EngineConfigurer() {
+        @Override
+        public String name() {
+            return "stock";
+        }
+
+        @Override
+        public Optional<String> unavailableReason() {
+            return Optional.empty();
+        }
+
+        @Override
+        public void configure(TableEnvironment tEnv) {}
+    };
+}

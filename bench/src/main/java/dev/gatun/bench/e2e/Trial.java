@@ -1,0 +1,28 @@
+package dev.gatun.bench.e2e;
+
+/** One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job runtime. */
+public record Trial(String query, String engine, String phase, int index, long rows, long netMillis,
+                    long wallMillis, long resultRows, String checksum) {
+    public static final String CSV_HEADER =
+            "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,checksum";
+
+    public double rowsPerSecond() {
+        return rows * 1000.0 / Math.max(netMillis, 1);
+    }
+
+    public boolean measured() {
+        return phase.equals("trial");
+    }
+
+    public String csv() {
+        return String.join(",", query, engine, phase, Integer.toString(index), Long.toString(rows),
+                Long.toString(netMillis), Long.toString(wallMillis), String.format(java.util.Locale.ROOT, "%.1f",
+                        rowsPerSecond()), Long.toString(resultRows), checksum);
+    }
+
+    public static Trial parse(String line) {
+        String[] f = line.split(",");
+        return new Trial(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
+                Long.parseLong(f[6]), Long.parseLong(f[8]), f[9]);
+    }
+}

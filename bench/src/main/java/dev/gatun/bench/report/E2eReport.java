@@ -1,0 +1,117 @@
+package dev.gatun.bench.report;
+
+import dev.gatun.bench.e2e.Query;
+import dev.gatun.bench.e2e.Trial;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The end-to-end outputs: every run as CSV ({@code e2e-trials.csv}), a markdown summary with
+ * median and range of rows/s per engine, the native/stock ratio and its target
+ * ({@code e2e-summary.md}), and charts ({@code e2e-throughput.png}; {@code e2e-ratio.png} once
+ * Gatun ran).
+ */
+public final class E2eReport {
+    public static final String CSV = "e2e-trials.csv";
+    static final String STOCK = "stock";
+    static final String GATUN = "gatun";
+
+    private E2eReport() {}
+
+    public static void writeCsv(List<Trial> trials, Path out) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add(Trial.CSV_HEADER);
+        trials.forEach(t -> lines.add(t.csv()));
+        Files.write(out, lines);
+    }
+
+    public static List<Trial> readCsv(Path csv) throws IOException {
+        return Files.readAllLines(csv).stream().skip(1).filter(l -> !l.isBlank()).map(Trial::parse).toList();
+    }
+
+    /** Writes the summary and charts next to {@code outDir/e2e-trials.csv}. */
+    public static void writeSummary(List<Trial> trials, List<Query> queries, String command, String note,
+                                    Path outDir) throws IOException {
+        Charts.RangeBars throughput = new Charts.RangeBars();
+        Charts.RangeBars ratios = new Charts.RangeBars();
+        boolean anyGatun = false;
+        StringBuilder md = new StringBuilder();
+        md.append("# End-to-end: stock Flink vs Gatun\n\n")
+                .append("Command: `").append(command).append("`  \n")
+                .append("Machine: ").append(Machine.describe()).append("  \n");
+        if (note != null) {
+            md.append("Note: ").append(note).append("  \n");
+        }
+        md.append("\nRows/s from Flink's net job runtime; median (min–max) of the measured trials. Ratio = Gatun "
+                        + "median / stock median rows/s (> 1: Gatun faster); its range spans the per-pair ratios.\n\n")
+                .append("| query | rows | stock rows/s | Gatun rows/s | ratio | target | status |\n")
+                .append("|---|---|---|---|---|---|---|\n");
+        for (Query query : queries) {
+            Map<String, List<Trial>> byEngine = measured(trials, query.id());
+            List<Trial> stock = byEngine.getOrDefault(STOCK, List.of());
+            List<Trial> gatun = byEngine.getOrDefault(GATUN, List.of());
+            if (stock.isEmpty()) {
+                continue;
+            }
+            Stats s = rowsPerSecond(stock);
+            throughput.add(STOCK, query.id(), s);
+            String gatunCell = "unavailable";
+            String ratioCell = "—";
+            String status = "pending (Gatun unavailable)";
+            if (!gatun.isEmpty()) {
+                anyGatun = true;
+                Stats g = rowsPerSecond(gatun);
+                throughput.add(GATUN, query.id(), g);
+                Stats pairs = pairRatios(stock, gatun);
+                double ratio = g.median() / s.median();
+                ratios.add("Gatun / stock", query.id(), new Stats(ratio, pairs.min(), pairs.max(), pairs.n()));
+                gatunCell = format(g);
+                ratioCell = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", ratio, pairs.min(), pairs.max());
+                status = ratio >= query.minRatio() ? "met" : "**missed**";
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s | %s | %s | %s |%n", query.title(),
+                    stock.get(0).rows(), format(s), gatunCell, ratioCell, query.target(), status));
+        }
+        Files.writeString(outDir.resolve("e2e-summary.md"), md);
+        Charts.rangeBars("End-to-end throughput (median, range)", "rows/s", throughput, null,
+                outDir.resolve("e2e-throughput.png"));
+        if (anyGatun) {
+            Charts.rangeBars("Gatun / stock throughput ratio (median, pair range)", "ratio", ratios, 1.0,
+                    outDir.resolve("e2e-ratio.png"));
+        }
+    }
+
+    private static Map<String, List<Trial>> measured(List<Trial> trials, String query) {
+        Map<String, List<Trial>> byEngine = new LinkedHashMap<>();
+        for (Trial t : trials) {
+            if (t.query().equals(query) && t.measured()) {
+                byEngine.computeIfAbsent(t.engine(), e -> new ArrayList<>()).add(t);
+            }
+        }
+        return byEngine;
+    }
+
+    private static Stats rowsPerSecond(List<Trial> trials) {
+        return Stats.of(trials.stream().map(Trial::rowsPerSecond).toList());
+    }
+
+    /** Ratios of the Gatun and stock runs with the same trial index. */
+    private static Stats pairRatios(List<Trial> stock, List<Trial> gatun) {
+        List<Double> ratios = new ArrayList<>();
+        for (Trial g : gatun) {
+            stock.stream().filter(s -> s.index() == g.index()).findFirst()
+                    .ifPresent(s -> ratios.add(g.rowsPerSecond() / s.rowsPerSecond()));
+        }
+        return Stats.of(ratios);
+    }
+
+    private static String format(Stats s) {
+        return String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", s.median(), s.min(), s.max());
+    }
+}

@@ -1,0 +1,36 @@
+package dev.gatun.bench.rows;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+/** Every row shape, by name. */
+public final class Shapes {
+    public static final RowShape BID = new BidShape();
+    public static final RowShape PERSON = new PersonShape();
+    public static final RowShape AUCTION = new AuctionShape();
+    public static final RowShape MIXED20 = new Mixed20Shape();
+    public static final RowShape STRINGS = new StringsShape();
+    public static final RowShape WIDE40 = new Wide40Shape();
+
+    private static final List<RowShape> ALL = List.of(BID, PERSON, AUCTION, MIXED20, STRINGS, WIDE40);
+
+    private Shapes() {}
+
+    public static List<RowShape> all() {
+        return ALL;
+    }
+
+    public static RowShape byName(String name) {
+        for (RowShape shape : ALL) {
+            if (shape.name().equalsIgnoreCase(name)) {
+                return shape;
+            }
+        }
+        throw new IllegalArgumentException("unknown row shape '" + name + "'; known: "
+                + ALL.stream().map(RowShape::name).toList());
+    }
+
+    static int[] allFields(int arity) {
+        return IntStream.range(0, arity).toArray();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.gatun.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.bench.e2e.Queries;
+import dev.gatun.bench.e2e.Trial;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Summaries and charts from synthetic results (the numbers mean nothing). */
+class ReportsTest {
+    @BeforeAll
+    static void headless() {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private static Trial trial(String query, String engine, int index, long netMillis) {
+        return new Trial(query, engine, "trial", index, 1_000_000, netMillis, netMillis + 900, 1_000_000, "00ff");
+    }
+
+    @Test
+    void e2eSummaryHasRatiosTargetsAndCharts(@TempDir Path dir) throws Exception {
+        List<Trial> trials = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            trials.add(trial("q1", "stock", i, 1000 + i));
+            trials.add(trial("q1", "gatun", i, 500 + i)); // 2× faster: met
+            trials.add(trial("wide", "stock", i, 1000));
+            trials.add(trial("wide", "gatun", i, 1200)); // 1.2× the time: missed
+            trials.add(trial("q2", "stock", i, 800));
+        }
+        E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
+        assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
+
+        E2eReport.writeSummary(trials, Queries.select("q1,q2,wide"), "bin/gatun bench e2e", null, dir);
+        String md = Files.readString(dir.resolve("e2e-summary.md"));
+        assertTrue(md.contains("| 2.00× (1.99–2.00) | never slower than stock | met |"), md);
+        assertTrue(md.contains("| 0.83× (0.83–0.83) | ≤ 1.1× stock time | **missed** |"), md);
+        assertTrue(md.contains("pending (Gatun unavailable)"), md);
+        assertTrue(Files.size(dir.resolve("e2e-ratio.png")) > 1000);
+        assertTrue(Files.size(dir.resolve("e2e-throughput.png")) > 1000);
+    }
+
+    @Test
+    void jmhSummaryDerivesBytesPerRowAndChartsTheTransposes(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("jmh.json");
+        Files.writeString(json, """
+                [{"benchmark": "dev.gatun.bench.jmh.EntryTransposeBench.floorRead", "params": {"rows": "bid/binary"},
+                  "primaryMetric": {"score": 10.0, "scoreError": 0.5, "scoreUnit": "us/op"},
+                  "secondaryMetrics": {"gc.alloc.rate.norm": {"score": 8192.0}}},
+                 {"benchmark": "dev.gatun.bench.jmh.EntryTransposeBench.floorCopy", "params": {"rows": "bid/binary"},
+                  "primaryMetric": {"score": 5.0, "scoreError": 0.1, "scoreUnit": "us/op"}},
+                 {"benchmark": "dev.gatun.bench.jmh.ReleaseCostBench.sharedArena", "params": {"idleThreads": "8"},
+                  "primaryMetric": {"score": 60.0, "scoreError": 1.0, "scoreUnit": "us/op"},
+                  "secondaryMetrics": {"gc.alloc.rate.norm": {"score": 600.0}}}]
+                """);
+        JmhReport.write(json, dir);
+        String md = Files.readString(dir.resolve("jmh-summary.md"));
+        assertTrue(md.contains("| EntryTransposeBench.floorRead | rows=bid/binary | 10.000 | 0.500 | us/op | 8192.0 | 2.0 |"), md);
+        assertTrue(md.contains("| ReleaseCostBench.sharedArena | idleThreads=8 | 60.000 | 1.000 | us/op | 600.0 |  |"), md);
+        assertTrue(Files.size(dir.resolve("transpose-us.png")) > 1000);
+        assertFalse(md.contains("NaN"));
+    }
+}
