@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 1
+#define GATUN_ABI_VERSION 2
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -65,6 +65,57 @@ int32_t gatun_native_stats(GatunNativeStats* out, char* err_buf, size_t err_cap)
 int32_t gatun_roundtrip(const struct ArrowSchema* in_schema, struct ArrowArray* in_array,
                         struct ArrowSchema* out_schema, struct ArrowArray* out_array,
                         char* err_buf, size_t err_cap);
+
+/*
+ * Calc: a Flink Calc (projections + optional filter) compiled once, evaluated per batch.
+ *
+ * plan/plan_len: a serialized Substrait ExtendedExpression (spec 0.85, the Rust
+ * `substrait` crate 0.63 of datafusion-substrait 55.2). referred_expr lists the
+ * projections in output order, each named by output_names[0]; the filter, if any, is
+ * one more BOOLEAN expression named exactly "gatun.filter" (anywhere in the list; not
+ * an output column). base_schema describes the input without the row-kind column.
+ * Only admitted constructs and functions compile (native/admission/functions.json);
+ * anything else fails with GATUN_ERR_PLAN naming the column and the expression.
+ *
+ * input_schema: the input batches' struct ("+s") schema; borrowed for the call. A
+ * top-level Int8 field "__gatun_row_kind" is the row-kind sidecar: never referenced
+ * by the plan, filtered with its rows and appended as the LAST output column.
+ * expected_output_schema: the Calc's row type as Java computed it ("+s", borrowed,
+ * without the row-kind column); each projection's derived Arrow type must equal the
+ * expected one (GATUN_ERR_PLAN naming the column and both types otherwise): Rust
+ * never coerces. out_schema (caller-allocated, filled on success, released by the
+ * caller): the actual output schema = expected names, nullability and metadata with
+ * the derived types, plus the row-kind field when the input has one.
+ * out_calc receives the handle on success (live handle count + 1); on failure neither
+ * out_schema nor out_calc is written.
+ */
+typedef struct GatunCalc GatunCalc;
+
+int32_t gatun_calc_create(const uint8_t* plan, size_t plan_len,
+                          const struct ArrowSchema* input_schema,
+                          const struct ArrowSchema* expected_output_schema,
+                          struct ArrowSchema* out_schema, GatunCalc** out_calc,
+                          char* err_buf, size_t err_cap);
+
+/*
+ * Evaluates one batch: input is a struct array of the handle's input schema, moved in
+ * and consumed on every path (like gatun_roundtrip), imported without copying and
+ * checked against the input schema (GATUN_ERR_ARROW naming the field). The filter runs
+ * first (NULL = FALSE), then the projections on the remaining rows, with Flink's
+ * row-wise AND/OR/CASE short-circuiting. On success the result struct array is
+ * written to the caller-allocated output (release it once); a filter that drops every
+ * row gives a valid 0-row batch, and a Calc without columns keeps the row count. A
+ * runtime error (e.g. integer division by zero, where Flink raises) returns
+ * GATUN_ERR_EXECUTION naming the column and expression; output is then not written.
+ * calc must be a live handle (NULL, freed or unknown pointers: GATUN_ERR_INVALID_ARGUMENT).
+ * Concurrent calls on one handle are allowed; freeing it during a call is not.
+ */
+int32_t gatun_calc_evaluate(GatunCalc* calc, struct ArrowArray* input,
+                            struct ArrowArray* output, char* err_buf, size_t err_cap);
+
+/* Frees a live handle exactly once (live handle count - 1). NULL, freed or unknown
+ * pointers: GATUN_ERR_INVALID_ARGUMENT. */
+int32_t gatun_calc_free(GatunCalc* calc, char* err_buf, size_t err_cap);
 
 /* Test only: panics inside Rust with the given message (proves the panic guard). */
 int32_t gatun_debug_panic(const char* message, char* err_buf, size_t err_cap);

@@ -8,13 +8,16 @@
 
 pub mod abi;
 mod c_shape;
+pub mod calc;
 mod debug;
 pub mod export;
 pub mod ffi_guard;
 mod roundtrip;
 pub mod stats;
+pub mod udf;
 
 pub use abi::{gatun_abi_version, GatunNativeStats, GATUN_ABI_VERSION as ABI_VERSION};
+pub use calc::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, GatunCalc};
 pub use debug::gatun_debug_panic;
 pub use ffi_guard::{GatunError, GatunResult};
 pub use roundtrip::gatun_roundtrip;

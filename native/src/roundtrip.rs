@@ -66,7 +66,10 @@ pub unsafe extern "C" fn gatun_roundtrip(
 /// # Safety
 ///
 /// `ptr` must be NULL or valid for reads and writes of an `ArrowArray`.
-unsafe fn take_array(ptr: *mut FFI_ArrowArray, name: &str) -> GatunResult<FFI_ArrowArray> {
+pub(crate) unsafe fn take_array(
+    ptr: *mut FFI_ArrowArray,
+    name: &str,
+) -> GatunResult<FFI_ArrowArray> {
     check_arg(ptr.cast_const(), name)?;
     // SAFETY: non-NULL and aligned (checked), valid (contract).
     if unsafe { (*ptr).release.is_none() } {

@@ -182,6 +182,9 @@ fn rust_type(c_type: &str) -> &'static str {
         "const struct ArrowSchema*" => "*const FFI_ArrowSchema",
         "struct ArrowSchema*" => "*mut FFI_ArrowSchema",
         "const struct ArrowArray*" => "*const FFI_ArrowArray",
+        "const uint8_t*" => "*const u8",
+        "GatunCalc*" => "*mut GatunCalc",
+        "GatunCalc**" => "*mut*mut GatunCalc",
         "struct ArrowArray*" => "*mut FFI_ArrowArray",
         other => panic!("no Rust mapping for the C type `{other}`: extend rust_type()"),
     }
@@ -193,6 +196,9 @@ fn every_header_function_is_implemented_with_its_signature() {
     let rust = rust_functions();
     let expected = [
         "gatun_abi_version",
+        "gatun_calc_create",
+        "gatun_calc_evaluate",
+        "gatun_calc_free",
         "gatun_debug_panic",
         "gatun_native_stats",
         "gatun_roundtrip",

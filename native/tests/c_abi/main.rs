@@ -2,9 +2,20 @@
 //! functions with C Data structs exported by arrow-rs. One test binary; tests that
 //! read the global counters hold `common::serial()`.
 
+mod admission;
+mod calc;
+mod calc_errors;
+mod calc_util;
 mod common;
 mod errors;
+mod fuzz;
+mod guard;
 mod header;
 mod layout;
 mod roundtrip;
 mod stats;
+mod types;
+mod udf_arith;
+mod udf_cast;
+mod udf_string;
+mod udf_temporal;

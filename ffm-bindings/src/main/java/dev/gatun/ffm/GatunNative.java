@@ -6,6 +6,7 @@ import dev.gatun.ffm.internal.GatunNativeStats;
 import dev.gatun.ffm.internal.gatun_h;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /**
@@ -53,6 +54,58 @@ public final class GatunNative {
             int status = gatun_h.gatun_roundtrip(inSchema, inArray, outSchema, outArray,
                     call.errBuf(), call.errCap());
             call.check(status, "gatun_roundtrip");
+        }
+    }
+
+    /**
+     * {@code gatun_calc_create}: compiles a Substrait {@code ExtendedExpression} for input batches of
+     * {@code inputSchema} (borrowed), checks the derived output types against
+     * {@code expectedOutputSchema} (borrowed) and fills the caller-allocated {@code outSchema}.
+     *
+     * @return the native handle ({@code GatunCalc*}); free it with {@link #calcFree} exactly once
+     */
+    public static MemorySegment calcCreate(MemorySegment plan, MemorySegment inputSchema,
+                                           MemorySegment expectedOutputSchema, MemorySegment outSchema) {
+        Objects.requireNonNull(plan, "plan");
+        requireStruct(inputSchema, ArrowSchema.layout(), "inputSchema");
+        requireStruct(expectedOutputSchema, ArrowSchema.layout(), "expectedOutputSchema");
+        requireStruct(outSchema, ArrowSchema.layout(), "outSchema");
+        GatunLibrary.library();
+        try (CallScratch call = new CallScratch()) {
+            MemorySegment handleOut = call.arena().allocate(ValueLayout.ADDRESS);
+            int status = gatun_h.gatun_calc_create(plan, plan.byteSize(), inputSchema, expectedOutputSchema,
+                    outSchema, handleOut, call.errBuf(), call.errCap());
+            call.check(status, "gatun_calc_create");
+            return handleOut.get(ValueLayout.ADDRESS, 0);
+        }
+    }
+
+    /**
+     * {@code gatun_calc_evaluate}: moves {@code input} in (consumed on every path) and fills the
+     * caller-allocated {@code output}, which the caller must then release.
+     */
+    public static void calcEvaluate(MemorySegment calc, MemorySegment input, MemorySegment output) {
+        requireHandle(calc);
+        requireStruct(input, ArrowArray.layout(), "input");
+        requireStruct(output, ArrowArray.layout(), "output");
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_calc_evaluate(calc, input, output, call.errBuf(), call.errCap()),
+                    "gatun_calc_evaluate");
+        }
+    }
+
+    /** {@code gatun_calc_free}: frees a handle from {@link #calcCreate}; call exactly once. */
+    public static void calcFree(MemorySegment calc) {
+        requireHandle(calc);
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_calc_free(calc, call.errBuf(), call.errCap()), "gatun_calc_free");
+        }
+    }
+
+    private static void requireHandle(MemorySegment handle) {
+        Objects.requireNonNull(handle, "calc");
+        if (handle.equals(MemorySegment.NULL)) {
+            throw new IllegalArgumentException("calc handle is NULL");
         }
     }
 

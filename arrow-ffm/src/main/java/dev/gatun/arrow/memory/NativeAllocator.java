@@ -34,7 +34,8 @@ public final class NativeAllocator implements AutoCloseable {
     public enum Kind {
         BATCH("batch"),
         IMPORTED_BATCH("imported batch"),
-        EXPORTED_SCHEMA("exported schema");
+        EXPORTED_SCHEMA("exported schema"),
+        NATIVE_HANDLE("native handle");
 
         private final String label;
 
@@ -53,10 +54,11 @@ public final class NativeAllocator implements AutoCloseable {
 
     /** A snapshot of the counters. */
     public record Usage(String allocator, long javaBytes, long peakJavaBytes, long importedBytes,
-                        long liveBuffers, long liveBatches, long liveImportedBatches, long liveExportedSchemas) {
+                        long liveBuffers, long liveBatches, long liveImportedBatches, long liveExportedSchemas,
+                        long liveNativeHandles) {
         public boolean isEmpty() {
             return javaBytes == 0 && importedBytes == 0 && liveBuffers == 0 && liveBatches == 0
-                    && liveImportedBatches == 0 && liveExportedSchemas == 0;
+                    && liveImportedBatches == 0 && liveExportedSchemas == 0 && liveNativeHandles == 0;
         }
     }
 
@@ -193,15 +195,17 @@ public final class NativeAllocator implements AutoCloseable {
         long batches = 0;
         long imported = 0;
         long schemas = 0;
+        long handles = 0;
         for (Tracking t : live.values()) {
             switch (t.kind()) {
                 case BATCH -> batches++;
                 case IMPORTED_BATCH -> imported++;
                 case EXPORTED_SCHEMA -> schemas++;
+                case NATIVE_HANDLE -> handles++;
             }
         }
         return new Usage(name, javaBytes.get(), peakJavaBytes.get(), importedBytes.get(), liveBuffers.get(),
-                batches, imported, schemas);
+                batches, imported, schemas, handles);
     }
 
     /** Live owners, oldest first, with their creation sites when captured. */
@@ -225,7 +229,8 @@ public final class NativeAllocator implements AutoCloseable {
                 .append(usage.liveBuffers()).append(" buffers, ").append(usage.importedBytes())
                 .append(" imported bytes, ").append(usage.liveBatches()).append(" batches, ")
                 .append(usage.liveImportedBatches()).append(" imported batches, ")
-                .append(usage.liveExportedSchemas()).append(" exported schemas live");
+                .append(usage.liveExportedSchemas()).append(" exported schemas, ")
+                .append(usage.liveNativeHandles()).append(" native handles live");
         for (LiveObject o : liveObjects()) {
             sb.append("\n  ").append(o.kind()).append(": ").append(o.description());
             if (o.creationSite() != null) {

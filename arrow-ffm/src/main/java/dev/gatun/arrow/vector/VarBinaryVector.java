@@ -131,6 +131,21 @@ public final class VarBinaryVector extends ValueVector {
         }
     }
 
+    /**
+     * Makes room for at least {@code bytes} of value data now (one reallocation instead of repeated
+     * geometric growth), e.g. sized from the previous batch. Smaller requests do nothing.
+     */
+    public void reserveData(long bytes) {
+        checkWritable();
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(field.name() + ": cannot reserve " + bytes + " bytes (2 GiB per vector)");
+        }
+        if (bytes > data.byteSize()) {
+            dataAlloc = memory.grow(dataAlloc, bytes, dataEnd);
+            data = dataAlloc.segment();
+        }
+    }
+
     private void growData(long needed) {
         long newSize = Math.min(Integer.MAX_VALUE, Math.max(needed, 2 * data.byteSize()));
         dataAlloc = memory.grow(dataAlloc, newSize, dataEnd);

@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)1L;
+    private static final int GATUN_ABI_VERSION = (int)2L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 1
+     * #define GATUN_ABI_VERSION 2
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -307,6 +307,193 @@ public class gatun_h {
                 traceDowncall("gatun_roundtrip", in_schema, in_array, out_schema, out_array, err_buf, err_cap);
             }
             return (int)mh$.invokeExact(in_schema, in_array, out_schema, out_array, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_calc_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_calc_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_calc_create$descriptor() {
+        return gatun_calc_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_calc_create$handle() {
+        return gatun_calc_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_calc_create$address() {
+        return gatun_calc_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_calc_create(MemorySegment plan, long plan_len, MemorySegment input_schema, MemorySegment expected_output_schema, MemorySegment out_schema, MemorySegment out_calc, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_calc_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_calc_create", plan, plan_len, input_schema, expected_output_schema, out_schema, out_calc, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(plan, plan_len, input_schema, expected_output_schema, out_schema, out_calc, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_calc_evaluate {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_calc_evaluate");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_calc_evaluate$descriptor() {
+        return gatun_calc_evaluate.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_calc_evaluate$handle() {
+        return gatun_calc_evaluate.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_calc_evaluate$address() {
+        return gatun_calc_evaluate.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_calc_evaluate(MemorySegment calc, MemorySegment input, MemorySegment output, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_calc_evaluate.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_calc_evaluate", calc, input, output, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(calc, input, output, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_calc_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_calc_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_calc_free$descriptor() {
+        return gatun_calc_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_calc_free$handle() {
+        return gatun_calc_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_calc_free$address() {
+        return gatun_calc_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_calc_free(MemorySegment calc, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_calc_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_calc_free", calc, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(calc, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,0 +1,306 @@
+//! Flink `DecimalData` arithmetic on unscaled `i128` values, computed exactly in `i256`.
+//!
+//! Flink (`DecimalDataUtils`) computes with `BigDecimal` and converts the exact result
+//! with `DecimalData.fromBigDecimal(bd, p, s)`: `setScale(s, HALF_UP)`, then NULL when
+//! the value needs more than `p` digits. Division first rounds the quotient to 38
+//! significant digits (`MathContext(38, HALF_UP)`), then to the result scale; a zero
+//! divisor raises (`ArithmeticException`). Result types follow `LogicalTypeMerging`.
+
+use arrow::datatypes::i256;
+
+/// `DecimalType.MAX_PRECISION`.
+pub const MAX_PRECISION: u8 = 38;
+/// `LogicalTypeMerging.MINIMUM_ADJUSTED_SCALE`.
+const MINIMUM_ADJUSTED_SCALE: i32 = 6;
+
+/// `10^k` for `0 <= k <= 76`.
+pub fn pow10(k: u32) -> i256 {
+    debug_assert!(k <= 76);
+    i256::from_i128(10).wrapping_pow(k)
+}
+
+/// Whether `v` fits in `precision` digits (`|v| < 10^precision`).
+pub fn fits(v: i256, precision: u8) -> bool {
+    let limit = pow10(u32::from(precision));
+    v < limit && v > limit.wrapping_neg()
+}
+
+/// `v / 10^k`, rounded HALF_UP (ties away from zero). `k` may exceed 76 (gives 0).
+pub fn div_pow10_half_up(v: i256, k: u32) -> i256 {
+    if k == 0 {
+        return v;
+    }
+    if k > 76 {
+        return i256::ZERO; // |v| < 10^77 / 2
+    }
+    let d = pow10(k);
+    let q = v.wrapping_div(d);
+    let r = v.wrapping_rem(d);
+    let twice = r.wrapping_abs().wrapping_mul(i256::from_i128(2));
+    if twice >= d {
+        if v.is_negative() {
+            q.wrapping_sub(i256::ONE)
+        } else {
+            q.wrapping_add(i256::ONE)
+        }
+    } else {
+        q
+    }
+}
+
+/// Converts the exact value `v × 10^-from_scale` to scale `to_scale` (HALF_UP) and
+/// precision `precision`: `None` when it does not fit (Flink's NULL).
+pub fn to_decimal(v: i256, from_scale: i32, precision: u8, to_scale: i32) -> Option<i128> {
+    let shift = to_scale - from_scale;
+    let scaled = if shift >= 0 {
+        if v == i256::ZERO {
+            v
+        } else if shift > 76 {
+            return None;
+        } else {
+            v.checked_mul(pow10(shift as u32))?
+        }
+    } else {
+        div_pow10_half_up(v, shift.unsigned_abs())
+    };
+    fits(scaled, precision).then(|| scaled.as_i128())
+}
+
+/// A `DecimalType(precision, scale)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecType {
+    pub precision: u8,
+    pub scale: i8,
+}
+
+impl DecType {
+    fn new(precision: i32, scale: i32) -> Self {
+        Self::adjusted(precision, scale)
+    }
+
+    /// `LogicalTypeMerging.adjustPrecisionScale`.
+    fn adjusted(precision: i32, scale: i32) -> Self {
+        let (p, s) = if precision <= i32::from(MAX_PRECISION) {
+            (precision, scale)
+        } else {
+            let digits = precision - scale;
+            let min_scale = scale.min(MINIMUM_ADJUSTED_SCALE);
+            let s = (i32::from(MAX_PRECISION) - digits).max(min_scale);
+            (i32::from(MAX_PRECISION), s)
+        };
+        Self {
+            precision: p as u8,
+            scale: s as i8,
+        }
+    }
+}
+
+/// The binary decimal operators of Flink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecOp {
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Mod,
+}
+
+/// Flink's result type of `a op b` (`LogicalTypeMerging.find*DecimalType`).
+pub fn result_type(op: DecOp, a: DecType, b: DecType) -> DecType {
+    let (p1, s1, p2, s2) = (
+        i32::from(a.precision),
+        i32::from(a.scale),
+        i32::from(b.precision),
+        i32::from(b.scale),
+    );
+    match op {
+        DecOp::Add | DecOp::Subtract => {
+            let s = s1.max(s2);
+            DecType::new((p1 - s1).max(p2 - s2) + s + 1, s)
+        }
+        DecOp::Multiply => DecType::new(p1 + p2 + 1, s1 + s2),
+        DecOp::Divide => {
+            let s = 6.max(s1 + p2 + 1);
+            DecType::new(p1 - s1 + s2 + s, s)
+        }
+        DecOp::Mod => {
+            let s = s1.max(s2);
+            DecType::new((p1 - s1).min(p2 - s2) + s, s)
+        }
+    }
+}
+
+/// Why a decimal operation raised (Flink: `ArithmeticException`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecError(pub &'static str);
+
+/// `a op b` with Flink semantics: `Ok(None)` is NULL (overflow of the result type).
+pub fn apply(
+    op: DecOp,
+    (a, sa): (i128, i8),
+    (b, sb): (i128, i8),
+    out: DecType,
+) -> Result<Option<i128>, DecError> {
+    let (a, b) = (i256::from_i128(a), i256::from_i128(b));
+    let (sa, sb) = (i32::from(sa), i32::from(sb));
+    let (p, s) = (out.precision, i32::from(out.scale));
+    let common = sa.max(sb);
+    let align = |v: i256, from: i32| v.wrapping_mul(pow10((common - from) as u32));
+    Ok(match op {
+        DecOp::Add => to_decimal(align(a, sa).wrapping_add(align(b, sb)), common, p, s),
+        DecOp::Subtract => to_decimal(align(a, sa).wrapping_sub(align(b, sb)), common, p, s),
+        DecOp::Multiply => to_decimal(a.wrapping_mul(b), sa + sb, p, s),
+        DecOp::Divide => {
+            if b == i256::ZERO {
+                return Err(zero_divisor(a));
+            }
+            let (m, e) = divide_38_digits(a, b);
+            // value = m × 10^(e + sb - sa)
+            to_decimal(m, -(e + sb - sa), p, s)
+        }
+        DecOp::Mod => {
+            if b == i256::ZERO {
+                return Err(zero_divisor(a));
+            }
+            let (a, b) = (align(a, sa), align(b, sb));
+            // BigDecimal.remainder(divisor, MathContext(38)): the integral quotient
+            // must fit in 38 digits.
+            if !fits(a.wrapping_div(b), MAX_PRECISION) {
+                return Err(DecError("Division impossible"));
+            }
+            to_decimal(a.wrapping_rem(b), common, p, s)
+        }
+    })
+}
+
+fn zero_divisor(dividend: i256) -> DecError {
+    if dividend == i256::ZERO {
+        DecError("Division undefined")
+    } else {
+        DecError("Division by zero")
+    }
+}
+
+/// `a / b` (integers, `b != 0`) rounded HALF_UP to 38 significant digits, as `(m, e)`
+/// with value `m × 10^e`.
+fn divide_38_digits(a: i256, b: i256) -> (i256, i32) {
+    let negative = a.is_negative() != b.is_negative();
+    let (a, b) = (a.wrapping_abs(), b.wrapping_abs());
+    let ten = i256::from_i128(10);
+    let mut m = a.wrapping_div(b);
+    let mut r = a.wrapping_rem(b);
+    let mut exp = 0i32;
+    let mut digits = digit_count(m);
+    // One digit beyond 38 decides HALF_UP; stop early when the division is exact.
+    while digits < u32::from(MAX_PRECISION) + 1 && r != i256::ZERO {
+        r = r.wrapping_mul(ten);
+        m = m.wrapping_mul(ten).wrapping_add(r.wrapping_div(b));
+        r = r.wrapping_rem(b);
+        exp -= 1;
+        if m != i256::ZERO {
+            digits += 1;
+        }
+    }
+    if digits > u32::from(MAX_PRECISION) {
+        let last = m.wrapping_rem(ten);
+        m = m.wrapping_div(ten);
+        exp += 1;
+        if last >= i256::from_i128(5) {
+            m = m.wrapping_add(i256::ONE);
+        }
+    }
+    (if negative { m.wrapping_neg() } else { m }, exp)
+}
+
+/// Number of decimal digits of `v >= 0` (0 for 0).
+fn digit_count(v: i256) -> u32 {
+    let mut n = 0;
+    let mut p = i256::ONE;
+    while n < 77 && v >= p {
+        n += 1;
+        p = p.wrapping_mul(i256::from_i128(10));
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: u8, s: i8) -> DecType {
+        DecType {
+            precision: p,
+            scale: s,
+        }
+    }
+
+    #[test]
+    fn result_types_follow_logical_type_merging() {
+        assert_eq!(result_type(DecOp::Add, t(10, 2), t(5, 3)), t(12, 3));
+        assert_eq!(result_type(DecOp::Multiply, t(10, 2), t(5, 3)), t(16, 5));
+        assert_eq!(result_type(DecOp::Divide, t(10, 2), t(5, 3)), t(19, 8));
+        assert_eq!(result_type(DecOp::Mod, t(10, 2), t(5, 3)), t(5, 3));
+        assert_eq!(result_type(DecOp::Multiply, t(38, 10), t(38, 10)), t(38, 6));
+        assert_eq!(result_type(DecOp::Divide, t(38, 18), t(38, 18)), t(38, 6));
+        assert_eq!(result_type(DecOp::Add, t(38, 0), t(38, 0)), t(38, 0));
+    }
+
+    #[test]
+    fn division_rounds_twice_like_big_decimal() {
+        // 1/3 at scale 6: 0.333333
+        let r = apply(DecOp::Divide, (1, 0), (3, 0), t(10, 6)).unwrap();
+        assert_eq!(r, Some(333_333));
+        // 2/3 → 0.666667 (HALF_UP)
+        let r = apply(DecOp::Divide, (2, 0), (3, 0), t(10, 6)).unwrap();
+        assert_eq!(r, Some(666_667));
+        // -2/3 → -0.666667
+        let r = apply(DecOp::Divide, (-2, 0), (3, 0), t(10, 6)).unwrap();
+        assert_eq!(r, Some(-666_667));
+        // 1.00 / 0.5 (scale 1) = 2 at scale 6
+        let r = apply(DecOp::Divide, (100, 2), (5, 1), t(10, 6)).unwrap();
+        assert_eq!(r, Some(2_000_000));
+        assert_eq!(
+            apply(DecOp::Divide, (1, 0), (0, 0), t(10, 6)),
+            Err(DecError("Division by zero"))
+        );
+        assert_eq!(
+            apply(DecOp::Divide, (0, 0), (0, 0), t(10, 6)),
+            Err(DecError("Division undefined"))
+        );
+    }
+
+    #[test]
+    fn overflow_is_null_and_rounding_is_half_up() {
+        // 99.99 + 0.01 in DECIMAL(4,2) does not fit
+        assert_eq!(apply(DecOp::Add, (9999, 2), (1, 2), t(4, 2)), Ok(None));
+        // 1.25 * 1 rounded to scale 1 → 1.3; -1.25 → -1.3
+        assert_eq!(
+            apply(DecOp::Multiply, (125, 2), (1, 0), t(5, 1)),
+            Ok(Some(13))
+        );
+        assert_eq!(
+            apply(DecOp::Multiply, (-125, 2), (1, 0), t(5, 1)),
+            Ok(Some(-13))
+        );
+        // remainder follows the dividend's sign
+        assert_eq!(apply(DecOp::Mod, (-75, 1), (20, 1), t(3, 1)), Ok(Some(-15)));
+        assert_eq!(
+            apply(DecOp::Mod, (1, 0), (0, 0), t(3, 1)),
+            Err(DecError("Division by zero"))
+        );
+    }
+
+    #[test]
+    fn thirty_eight_digit_quotients_round_first_to_38_digits() {
+        // 10^37 / 3 = 3333...3.33 → 38 significant digits 3...3.3
+        let a = 10i128.pow(37);
+        let r = apply(DecOp::Divide, (a, 0), (3, 0), t(38, 0)).unwrap();
+        assert_eq!(r, Some(a / 3));
+        // max / 1 stays exact
+        let max = 10i128.pow(38) - 1;
+        assert_eq!(
+            apply(DecOp::Divide, (max, 0), (1, 0), t(38, 0)),
+            Ok(Some(max))
+        );
+    }
+}

@@ -1,0 +1,415 @@
+//! Every failure of `gatun_calc_*`: status, message naming the culprit, input
+//! released, output untouched, no leaked handles.
+
+use std::ffi::c_char;
+use std::ptr;
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, Int32Array, StringArray, StructArray};
+use arrow::buffer::NullBuffer;
+use arrow::datatypes::{DataType, Field, Fields, Schema};
+use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use datafusion::logical_expr::{binary_expr, Cast, Expr, Operator};
+use datafusion_substrait::substrait::proto::expression::field_reference::ReferenceType;
+use datafusion_substrait::substrait::proto::expression::reference_segment;
+use datafusion_substrait::substrait::proto::expression::RexType;
+use datafusion_substrait::substrait::proto::expression_reference::ExprType;
+use datafusion_substrait::substrait::proto::ExtendedExpression;
+use gatun_native::abi::*;
+use gatun_native::export::export_array;
+use gatun_native::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, GatunCalc};
+use prost::Message;
+
+use crate::calc_util::*;
+use crate::common::{message, stats};
+
+fn schema_a() -> Schema {
+    Schema::new(vec![Field::new("a", DataType::Int32, true)])
+}
+
+fn ints(v: Vec<i32>) -> ArrayRef {
+    Arc::new(Int32Array::from(v))
+}
+
+fn projection_a() -> [(&'static str, Expr); 1] {
+    [("a", col("a"))]
+}
+
+#[test]
+fn malformed_plan_bytes() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    for bytes in [&b"\xff\xff\xff"[..], b"not a plan at all", b""] {
+        assert_fails(
+            create(bytes, &schema, &schema).map(|_| ()),
+            GATUN_ERR_PLAN,
+            &["gatun_calc_create: malformed plan"],
+        );
+    }
+}
+
+#[test]
+fn plan_written_for_other_columns() {
+    let _guard = no_leaks();
+    let other = Schema::new(vec![Field::new("x", DataType::Int32, true)]);
+    let bytes = plan(&other, &[("x", col("x"))], None);
+    let expected = Schema::new(vec![Field::new("x", DataType::Int32, true)]);
+    assert_fails(
+        create(&bytes, &schema_a(), &expected).map(|_| ()),
+        GATUN_ERR_PLAN,
+        &[
+            "base_schema column 0 is `x` Int32",
+            "input column is `a` Int32",
+        ],
+    );
+    let typed = Schema::new(vec![Field::new("a", DataType::Int64, true)]);
+    assert_fails(
+        create(
+            &plan(&schema_a(), &projection_a(), None),
+            &typed,
+            &schema_a(),
+        )
+        .map(|_| ()),
+        GATUN_ERR_PLAN,
+        &["base_schema column 0 is `a` Int32", "`a` Int64"],
+    );
+}
+
+#[test]
+fn a_reference_to_a_missing_column() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    let bytes = plan(&schema, &projection_a(), None);
+    let mut ee = ExtendedExpression::decode(bytes.as_slice()).unwrap();
+    let Some(ExprType::Expression(e)) = &mut ee.referred_expr[0].expr_type else {
+        panic!("no expression")
+    };
+    let Some(RexType::Selection(sel)) = &mut e.rex_type else {
+        panic!("not a field reference: {e:?}")
+    };
+    let Some(ReferenceType::DirectReference(seg)) = &mut sel.reference_type else {
+        panic!("not direct")
+    };
+    let Some(reference_segment::ReferenceType::StructField(field)) = &mut seg.reference_type else {
+        panic!("not a struct field")
+    };
+    field.field = 7;
+    assert_fails(
+        create(&ee.encode_to_vec(), &schema, &schema).map(|_| ()),
+        GATUN_ERR_PLAN,
+        &["expression 0 `a`"],
+    );
+}
+
+#[test]
+fn unadmitted_constructs_name_the_column() {
+    let _guard = no_leaks();
+    let schema = Schema::new(vec![
+        Field::new("a", DataType::Int32, true),
+        Field::new("f", DataType::Float64, true),
+        Field::new("l", DataType::Int64, true),
+    ]);
+    let cases = [
+        (
+            binary_expr(col("a"), Operator::Divide, lit(2)),
+            "gatun_flink_divide",
+        ),
+        (
+            binary_expr(col("f"), Operator::Lt, lit(1.0)),
+            "gatun_flink_* comparisons",
+        ),
+        (
+            binary_expr(col("a"), Operator::Plus, col("l")),
+            "use gatun_flink_*",
+        ),
+        (
+            Expr::Cast(Cast::new(Box::new(col("a")), DataType::Utf8)),
+            "gatun_flink_cast",
+        ),
+        (col("a").like(lit("x")), "gatun_flink_like"),
+    ];
+    for (expr, hint) in cases {
+        let rendering = expr.to_string();
+        let bytes = plan(&schema, &[("bad", expr.clone())], None);
+        let expected = Schema::new(vec![Field::new("bad", type_of(&expr, &schema), true)]);
+        assert_fails(
+            create(&bytes, &schema, &expected).map(|_| ()),
+            GATUN_ERR_PLAN,
+            &["projection `bad`", hint],
+        );
+        let _ = rendering;
+    }
+    // A non-BOOLEAN filter.
+    let bytes = plan(&schema, &[], Some(col("a")));
+    assert_fails(
+        create(&bytes, &schema, &Schema::empty()).map(|_| ()),
+        GATUN_ERR_PLAN,
+        &["filter", "expected BOOLEAN"],
+    );
+}
+
+#[test]
+fn a_batch_that_does_not_match_the_input_schema() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    let handle = create(&plan(&schema, &projection_a(), None), &schema, &schema).unwrap();
+    // A Utf8 column where Int32 is declared: wrong buffer count.
+    let wrong = batch(vec![(
+        "a",
+        Arc::new(StringArray::from(vec!["x"])) as ArrayRef,
+    )]);
+    assert_fails(
+        handle.evaluate(&wrong),
+        GATUN_ERR_ARROW,
+        &["field `a`", "buffers for type Int32"],
+    );
+    // An extra column.
+    let extra = batch(vec![("a", ints(vec![1])), ("b", ints(vec![2]))]);
+    assert_fails(
+        handle.evaluate(&extra),
+        GATUN_ERR_ARROW,
+        &["2 children", "expected 1"],
+    );
+    // A struct array with top-level nulls is not a batch.
+    let fields = Fields::from(vec![Field::new("a", DataType::Int32, true)]);
+    let with_nulls = StructArray::new(
+        fields,
+        vec![ints(vec![1, 2])],
+        Some(NullBuffer::from(vec![true, false])),
+    );
+    assert_fails(
+        handle.evaluate_raw(export_array(&with_nulls.into_data())),
+        GATUN_ERR_ARROW,
+        &["1 top-level nulls"],
+    );
+    // A NOT NULL input column holding NULLs.
+    drop(handle);
+    let strict = Schema::new(vec![Field::new("a", DataType::Int32, false)]);
+    let handle = create(&plan(&strict, &projection_a(), None), &strict, &schema).unwrap();
+    let nulls = batch(vec![(
+        "a",
+        Arc::new(Int32Array::from(vec![Some(1), None])) as ArrayRef,
+    )]);
+    assert_fails(handle.evaluate(&nulls), GATUN_ERR_ARROW, &["a"]);
+    // A released input struct.
+    assert_fails(
+        handle.evaluate_raw(FFI_ArrowArray::empty()),
+        GATUN_ERR_INVALID_ARGUMENT,
+        &["`input`", "released"],
+    );
+}
+
+#[test]
+fn a_runtime_error_names_the_column_and_expression() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    let projections = [
+        ("ok", col("a")),
+        ("ratio", call("gatun_flink_divide", vec![lit(10), col("a")])),
+    ];
+    let handle = create(
+        &plan(&schema, &projections, None),
+        &schema,
+        &expected(&schema, &projections),
+    )
+    .unwrap();
+    let input = batch(vec![("a", ints(vec![5, 0]))]);
+    assert_fails(
+        handle.evaluate(&input),
+        GATUN_ERR_EXECUTION,
+        &[
+            "gatun_calc_evaluate: projection `ratio`",
+            "gatun_flink_divide",
+            "/ by zero",
+        ],
+    );
+    // The handle stays usable.
+    let ok = handle.evaluate(&batch(vec![("a", ints(vec![5]))])).unwrap();
+    assert_eq!(ok.num_rows(), 1);
+    // A raising filter is named as such.
+    drop(handle);
+    let filter = binary_expr(
+        call("gatun_flink_divide", vec![lit(1), col("a")]),
+        Operator::Gt,
+        lit(0),
+    );
+    let handle = create(&plan(&schema, &[], Some(filter)), &schema, &Schema::empty()).unwrap();
+    assert_fails(
+        handle.evaluate(&input),
+        GATUN_ERR_EXECUTION,
+        &["filter (", "/ by zero"],
+    );
+}
+
+#[test]
+fn null_and_released_arguments() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    let bytes = plan(&schema, &projection_a(), None);
+    let input = struct_schema(&schema);
+    let mut out_schema = FFI_ArrowSchema::empty();
+    let mut out_calc: *mut GatunCalc = ptr::null_mut();
+    let mut err = [0 as c_char; 512];
+    let released = FFI_ArrowSchema::empty();
+    for case in 0..5 {
+        let (plan_ptr, inp, exp, os, oc, needle): (
+            *const u8,
+            *const FFI_ArrowSchema,
+            *const FFI_ArrowSchema,
+            *mut FFI_ArrowSchema,
+            *mut *mut GatunCalc,
+            &str,
+        ) = match case {
+            0 => (
+                ptr::null(),
+                &input,
+                &input,
+                &mut out_schema,
+                &mut out_calc,
+                "`plan`",
+            ),
+            1 => (
+                bytes.as_ptr(),
+                ptr::null(),
+                &input,
+                &mut out_schema,
+                &mut out_calc,
+                "`input_schema`",
+            ),
+            2 => (
+                bytes.as_ptr(),
+                &input,
+                &released,
+                &mut out_schema,
+                &mut out_calc,
+                "`expected_output_schema` is released",
+            ),
+            3 => (
+                bytes.as_ptr(),
+                &input,
+                &input,
+                ptr::null_mut(),
+                &mut out_calc,
+                "`out_schema`",
+            ),
+            _ => (
+                bytes.as_ptr(),
+                &input,
+                &input,
+                &mut out_schema,
+                ptr::null_mut(),
+                "`out_calc`",
+            ),
+        };
+        // SAFETY: every pointer is NULL or valid.
+        let status = unsafe {
+            gatun_calc_create(
+                plan_ptr,
+                bytes.len(),
+                inp,
+                exp,
+                os,
+                oc,
+                err.as_mut_ptr(),
+                err.len(),
+            )
+        };
+        assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
+        assert!(
+            message(&err).contains(needle),
+            "{} lacks {needle}",
+            message(&err)
+        );
+        assert!(out_calc.is_null() && out_schema.release.is_none());
+    }
+
+    // evaluate: the input is consumed even when another argument is rejected.
+    let handle = create(&bytes, &schema, &schema).unwrap();
+    let live_input =
+        || export_array(&StructArray::from(batch(vec![("a", ints(vec![1]))])).into_data());
+    let mut out = FFI_ArrowArray::empty();
+    for (calc, out_ptr, needle) in [
+        (ptr::null_mut(), &mut out as *mut _, "`calc` is NULL"),
+        (handle.raw(), ptr::null_mut(), "`output` is NULL"),
+        (
+            ptr::dangling_mut::<GatunCalc>(),
+            &mut out as *mut _,
+            "not a live GatunCalc",
+        ),
+    ] {
+        let mut input = live_input();
+        // SAFETY: pointers are NULL, valid, or (the fake handle) never dereferenced.
+        let status =
+            unsafe { gatun_calc_evaluate(calc, &mut input, out_ptr, err.as_mut_ptr(), err.len()) };
+        assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
+        assert!(message(&err).contains(needle), "{}", message(&err));
+        assert!(input.is_released(), "input not consumed");
+        assert!(out.is_released(), "output written");
+    }
+    // SAFETY: a NULL input is reported, not touched.
+    let status = unsafe {
+        gatun_calc_evaluate(
+            handle.raw(),
+            ptr::null_mut(),
+            &mut out,
+            err.as_mut_ptr(),
+            err.len(),
+        )
+    };
+    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(message(&err).contains("`input` is NULL"));
+    drop(handle);
+}
+
+#[test]
+fn free_rejects_null_and_double_frees() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    let mut err = [0 as c_char; 256];
+    // SAFETY: NULL is reported, not touched.
+    let status = unsafe { gatun_calc_free(ptr::null_mut(), err.as_mut_ptr(), err.len()) };
+    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(message(&err).contains("`calc` is NULL"));
+
+    let handle = create(&plan(&schema, &projection_a(), None), &schema, &schema).unwrap();
+    assert_eq!(stats().live_handles, 1);
+    let raw = handle.raw();
+    drop(handle); // frees once
+    assert_eq!(stats().live_handles, 0);
+    // SAFETY: a freed pointer is looked up in the registry, never dereferenced.
+    let status = unsafe { gatun_calc_free(raw, err.as_mut_ptr(), err.len()) };
+    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(
+        message(&err).contains("not a live GatunCalc"),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(stats().live_handles, 0);
+}
+
+#[test]
+fn bad_schemas_at_create() {
+    let _guard = no_leaks();
+    let schema = schema_a();
+    let bytes = plan(&schema, &projection_a(), None);
+    // A row-kind column of the wrong type.
+    let bad_kind = Schema::new(vec![
+        Field::new("a", DataType::Int32, true),
+        Field::new(ROW_KIND, DataType::Int32, false),
+    ]);
+    assert_fails(
+        create(&bytes, &bad_kind, &schema).map(|_| ()),
+        GATUN_ERR_INVALID_ARGUMENT,
+        &[ROW_KIND, "expected Int8"],
+    );
+    // The expected schema must not contain the row kind.
+    let kinds = Schema::new(vec![
+        Field::new("a", DataType::Int32, true),
+        Field::new(ROW_KIND, DataType::Int8, false),
+    ]);
+    assert_fails(
+        create(&bytes, &schema, &kinds).map(|_| ()),
+        GATUN_ERR_INVALID_ARGUMENT,
+        &["expected_output_schema"],
+    );
+}
