@@ -1,0 +1,78 @@
+package dev.gatun.planner;
+
+import dev.gatun.ffm.GatunLibrary;
+import dev.gatun.planner.rewrite.CalcDecision;
+import dev.gatun.planner.rewrite.GatunStreamProgram;
+import dev.gatun.planner.rewrite.PlanReport;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.table.api.TableConfig;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.planner.calcite.CalciteConfig;
+import org.apache.flink.table.planner.calcite.CalciteConfig$;
+import org.apache.flink.table.planner.utils.TableConfigUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one call a Flink job makes: {@code Gatun.enable(tableEnv)}. From then on, admitted Calcs
+ * of streaming queries run natively; {@code gatun.*} keys in the table config steer it at
+ * planning time ({@link GatunOptions}).
+ */
+public final class Gatun {
+    private static final Logger LOG = LoggerFactory.getLogger(Gatun.class);
+
+    private Gatun() {}
+
+    /**
+     * Installs Gatun's optimizer program. When the native library cannot be loaded here (another
+     * OS or architecture, a missing {@code --enable-native-access}), it logs why and leaves the
+     * planner stock, unless {@code gatun.native.strict} asks it to fail.
+     *
+     * @return whether native Calcs are possible in this JVM
+     */
+    public static boolean enable(TableEnvironment tEnv) {
+        TableConfig config = tEnv.getConfig();
+        try {
+            GatunLibrary.abiVersion();
+        } catch (RuntimeException | LinkageError e) {
+            if (config.get(GatunOptions.STRICT)) {
+                throw new IllegalStateException("Gatun: the native library is unavailable and gatun.native.strict"
+                        + " is set: " + e.getMessage(), e);
+            }
+            LOG.warn("Gatun: the native library is unavailable, queries run on stock Flink: {}", e.getMessage());
+            return false;
+        }
+        CalciteConfig current = TableConfigUtils.getCalciteConfig(config);
+        config.setPlannerConfig(CalciteConfig$.MODULE$.createBuilder(current)
+                .replaceStreamProgram(new GatunStreamProgram())
+                .build());
+        return true;
+    }
+
+    /**
+     * Flink's EXPLAIN of {@code statement} (native islands print as {@code NativeCalc}), followed
+     * by Gatun's decision for every Calc, with the reason for each one that stayed on Flink.
+     */
+    public static String explain(TableEnvironment tEnv, String statement) {
+        if (tEnv.getConfig().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH) {
+            return tEnv.explainSql(statement) + "\n== Gatun ==\nbatch mode: every Calc stays on Flink"
+                    + " (Gatun rewrites streaming plans only)\n";
+        }
+        PlanReport report = PlanReport.start();
+        try {
+            String plan = tEnv.explainSql(statement);
+            StringBuilder out = new StringBuilder(plan).append("\n== Gatun ==\n");
+            if (report.decisions().isEmpty()) {
+                out.append(tEnv.getConfig().get(GatunOptions.NATIVE_ENABLED)
+                        ? "no Calc in this plan\n" : "gatun.native.enabled=false: every Calc stays on Flink\n");
+            }
+            for (CalcDecision d : report.decisions()) {
+                out.append(d).append('\n');
+            }
+            return out.toString();
+        } finally {
+            report.stop();
+        }
+    }
+}

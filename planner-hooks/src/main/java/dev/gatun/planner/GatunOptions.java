@@ -1,0 +1,48 @@
+package dev.gatun.planner;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+
+/** The {@code gatun.*} keys, read from the table config at planning time. */
+public final class GatunOptions {
+    private GatunOptions() {}
+
+    public static final ConfigOption<Boolean> NATIVE_ENABLED = key("gatun.native.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Run admitted Calcs natively. false plans every query exactly as stock Flink.");
+
+    public static final ConfigOption<Boolean> FORCE = key("gatun.native.force")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Send every admitted Calc native, ignoring the cost rule (tests and benchmarks).");
+
+    public static final ConfigOption<Boolean> STRICT = key("gatun.native.strict")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Fail instead of running stock when the native library cannot be loaded.");
+
+    public static final ConfigOption<Integer> BATCH_ROWS = key("gatun.batch.rows")
+            .intType()
+            .defaultValue(4096)
+            .withDescription("Rows per Arrow batch handed to the native operator.");
+
+    public static final ConfigOption<Duration> BATCH_LATENCY = key("gatun.batch.latency")
+            .durationType()
+            .defaultValue(Duration.ofMillis(50))
+            .withDescription("A partial batch is flushed at the latest this long after its first row.");
+
+    public static final ConfigOption<List<String>> DISABLED_FUNCTIONS = key("gatun.functions.disabled")
+            .stringType()
+            .asList()
+            .defaultValues()
+            .withDescription("Functions (Flink SQL names, e.g. UPPER;SUBSTRING) that never run natively.");
+
+    public static final ConfigOption<Boolean> NANOSECOND_TIMESTAMPS = key("gatun.types.nanosecond-timestamps")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Map TIMESTAMP(7..9) to Arrow nanoseconds (years 1677-2262 only; values outside fail).");
+}

@@ -1,0 +1,100 @@
+package dev.gatun.planner.nodes;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Everything the native Calc operator needs at run time, decided at planning time.
+ *
+ * @param substraitPlan the Substrait {@code ExtendedExpression}: projections in output order and
+ *     the filter named {@code gatun.filter}, over the pruned input schema
+ * @param inputType the Calc's full input row type
+ * @param readPaths the input field paths the Calc reads (top-level index, then nested ROW field
+ *     indexes); only these are written into the batch, in this order
+ * @param outputType the Calc's output row type
+ * @param insertOnlyInput whether the input's changelog mode is insert-only (no row-kind column)
+ * @param batchRows rows per batch
+ * @param latencyMillis flush a partial batch at the latest this long after its first row
+ * @param nanosecondTimestamps whether TIMESTAMP(7..9) crosses as Arrow nanoseconds
+ */
+public record NativeCalcSpec(
+        byte[] substraitPlan,
+        RowType inputType,
+        List<int[]> readPaths,
+        RowType outputType,
+        boolean insertOnlyInput,
+        int batchRows,
+        long latencyMillis,
+        boolean nanosecondTimestamps) implements Serializable {
+
+    public NativeCalcSpec {
+        Objects.requireNonNull(substraitPlan, "substraitPlan");
+        Objects.requireNonNull(inputType, "inputType");
+        Objects.requireNonNull(outputType, "outputType");
+        readPaths = List.copyOf(readPaths);
+        if (batchRows <= 0) {
+            throw new IllegalArgumentException("gatun.batch.rows must be positive: " + batchRows);
+        }
+    }
+
+    /** What EXPLAIN prints beside the Calc. */
+    public String explainSummary() {
+        StringBuilder sb = new StringBuilder("reads=[");
+        for (int i = 0; i < readPaths.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(pathName(readPaths.get(i)));
+        }
+        sb.append("]");
+        if (!insertOnlyInput) {
+            sb.append(", rowKind");
+        }
+        return sb.append(", batch=").append(batchRows).toString();
+    }
+
+    private String pathName(int[] path) {
+        RowType type = inputType;
+        StringBuilder name = new StringBuilder();
+        for (int i = 0; i < path.length; i++) {
+            RowType.RowField field = type.getFields().get(path[i]);
+            if (i > 0) {
+                name.append('.');
+            }
+            name.append(field.getName());
+            if (i + 1 < path.length) {
+                type = (RowType) field.getType();
+            }
+        }
+        return name.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof NativeCalcSpec s && Arrays.equals(substraitPlan, s.substraitPlan)
+                && inputType.equals(s.inputType) && outputType.equals(s.outputType)
+                && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
+                && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
+                && pathsEqual(readPaths, s.readPaths);
+    }
+
+    private static boolean pathsEqual(List<int[]> a, List<int[]> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!Arrays.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(Arrays.hashCode(substraitPlan), inputType, outputType, batchRows);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.gatun.planner.nodes;
+
+import java.util.List;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
+import org.apache.flink.table.planner.utils.ShortcutUtils;
+
+/**
+ * A Calc that runs as a native island. It stays a {@link StreamPhysicalCalc} for the rest of
+ * the planner (metadata, changelog traits) and prints as {@code NativeCalc(...)} in EXPLAIN.
+ */
+public final class StreamPhysicalNativeCalc extends StreamPhysicalCalc {
+    private final NativeCalcSpec spec;
+
+    public StreamPhysicalNativeCalc(StreamPhysicalCalc calc, NativeCalcSpec spec) {
+        this(calc.getCluster(), calc.getTraitSet(), calc.getInput(), calc.getProgram(), calc.getRowType(), spec);
+    }
+
+    private StreamPhysicalNativeCalc(org.apache.calcite.plan.RelOptCluster cluster, RelTraitSet traits,
+                                     RelNode input, RexProgram program,
+                                     org.apache.calcite.rel.type.RelDataType rowType, NativeCalcSpec spec) {
+        super(cluster, traits, input, program, rowType);
+        this.spec = spec;
+    }
+
+    public NativeCalcSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public Calc copy(RelTraitSet traitSet, RelNode child, RexProgram program) {
+        if (program != getProgram()) {
+            throw new IllegalStateException("a native Calc's program cannot change after admission");
+        }
+        return new StreamPhysicalNativeCalc(getCluster(), traitSet, child, program, getRowType(), spec);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).item("native", spec.explainSummary());
+    }
+
+    @Override
+    public ExecNode<?> translateToExecNode() {
+        RexProgram program = getProgram();
+        List<RexNode> projection = program.getProjectList().stream().map(program::expandLocalRef).toList();
+        RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+        return new StreamExecNativeCalc(
+                ShortcutUtils.unwrapTableConfig(this),
+                projection,
+                condition,
+                InputProperty.DEFAULT,
+                FlinkTypeFactory.toLogicalRowType(getRowType()),
+                getRelDetailedDescription(),
+                spec);
+    }
+}

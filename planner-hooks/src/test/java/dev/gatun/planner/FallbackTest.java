@@ -1,0 +1,86 @@
+package dev.gatun.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.testing.Queries;
+import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.TestTables;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Calcs that stay on Flink say why in Gatun.explain, and still give stock results. */
+@ExtendWith(LeakCheckExtension.class)
+class FallbackTest {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
+
+    private static Queries q;
+
+    @BeforeAll
+    static void tables() {
+        q = new Queries();
+        TestTables.createT(q, "t", 100);
+    }
+
+    @AfterEach
+    void defaults() {
+        q.set("gatun.native.force", "true");
+        q.set("gatun.functions.disabled", "");
+    }
+
+    private static String gatunSection(String sql) {
+        String plan = q.explain(sql);
+        return plan.substring(plan.indexOf("== Gatun =="));
+    }
+
+    @Test
+    void aPureReorderingStaysStockUnlessForced() throws Exception {
+        String sql = "SELECT s, id FROM t WHERE id IS NOT NULL OR id IS NULL";
+        String sql2 = "SELECT s, id, a FROM t";
+        q.set("gatun.native.force", "false");
+        String decision = gatunSection(sql2);
+        assertTrue(decision.contains("stock (the Calc only selects, renames or reorders columns"), decision);
+        q.set("gatun.native.force", "true");
+        assertTrue(gatunSection(sql2).contains("native: "), gatunSection(sql2));
+        assertEquals(q.run(sql, false), q.run(sql, true));
+    }
+
+    @Test
+    void anUnsupportedFunctionIsNamed() throws Exception {
+        String sql = "SELECT id, MD5(s) FROM t";
+        String decision = gatunSection(sql);
+        assertTrue(decision.contains("stock (MD5(") && decision.contains("has no native translation"), decision);
+        assertEquals(q.run(sql, false).size(), 100);
+    }
+
+    @Test
+    void anUnsupportedTypeIsNamed() {
+        String decision = gatunSection("SELECT id, CAST(ts AS TIMESTAMP(9)) FROM t");
+        assertTrue(decision.contains("stock (") && decision.contains("TIMESTAMP(9)")
+                && decision.contains("gatun.types.nanosecond-timestamps"), decision);
+    }
+
+    @Test
+    void aDisabledFunctionStaysStock() {
+        q.set("gatun.functions.disabled", "UPPER;SUBSTRING");
+        String decision = gatunSection("SELECT id, UPPER(s) FROM t");
+        assertTrue(decision.contains("stock (UPPER is disabled by gatun.functions.disabled)"), decision);
+    }
+
+    @Test
+    void nativeDisabledPlansStock() {
+        q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, false);
+        try {
+            String plan = q.explain("SELECT id, a + 1 FROM t");
+            assertTrue(!plan.contains("NativeCalc(") && plan.contains("gatun.native.enabled=false"), plan);
+        } finally {
+            q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
+        }
+    }
+}

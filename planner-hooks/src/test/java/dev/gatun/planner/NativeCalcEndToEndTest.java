@@ -1,0 +1,92 @@
+package dev.gatun.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.testing.Queries;
+import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.TestTables;
+import java.util.List;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Native Calc islands through Flink SQL: each query runs stock and native, results compared. */
+@ExtendWith(LeakCheckExtension.class)
+class NativeCalcEndToEndTest {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
+
+    private static Queries q;
+
+    @BeforeAll
+    static void tables() {
+        q = new Queries();
+        TestTables.createT(q, "t", 600);
+    }
+
+    /** Runs {@code sql} stock and native, asserts equal changelogs, returns them. */
+    private static List<String> sameAsStock(String sql) throws Exception {
+        String plan = q.explain(sql);
+        assertTrue(plan.contains("NativeCalc(") && plan.contains("native: "), plan);
+        List<String> stock = q.run(sql, false);
+        List<String> nativeRows = q.run(sql, true);
+        assertEquals(stock, nativeRows, sql);
+        return stock;
+    }
+
+    @Test
+    void arithmeticAndAFilterRunNativelyWithStockResults() throws Exception {
+        List<String> rows = sameAsStock(
+                "SELECT id, a + 1, b * 2, b - a, d * 2.5, amount * 3, price FROM"
+                        + " (SELECT *, b * 0.908 AS price FROM t) WHERE a > 0 AND id % 3 <> 1");
+        assertFalse(rows.isEmpty());
+    }
+
+    @Test
+    void aFilterThatDropsEveryRow() throws Exception {
+        assertEquals(List.of(), sameAsStock("SELECT id, a FROM t WHERE b > 9000000000"));
+    }
+
+    @Test
+    void countStarOverAFilterIsAZeroColumnProjection() throws Exception {
+        List<String> rows = sameAsStock("SELECT COUNT(*) FROM t WHERE a > 10");
+        assertFalse(rows.isEmpty());
+    }
+
+    @Test
+    void nestedRowAccessReadsOnlyTheLeaves() throws Exception {
+        String sql = "SELECT id, t.r.z.w + 1, UPPER(t.r.y) FROM t WHERE t.r.x > 3";
+        String plan = q.explain(sql);
+        assertTrue(plan.contains("reads=[id, r.x, r.y, r.z.w]"), plan);
+        assertFalse(sameAsStock(sql).isEmpty());
+    }
+
+    @Test
+    void aChangelogInputKeepsItsRowKinds() throws Exception {
+        String sql = "SELECT k, c * 2, c + k FROM (SELECT MOD(id, 7) AS k, COUNT(*) AS c FROM t GROUP BY MOD(id, 7))"
+                + " WHERE c > 1";
+        String plan = q.explain(sql);
+        assertTrue(plan.contains("rowKind"), plan);
+        List<String> rows = sameAsStock(sql);
+        assertTrue(rows.stream().anyMatch(r -> r.startsWith("-U")), rows.toString());
+    }
+
+    @Test
+    void divisionByZeroFailsTheJobLikeStock() {
+        String sql = "SELECT id, 10 / (a - a) FROM t WHERE a IS NOT NULL";
+        assertTrue(q.explain(sql).contains("NativeCalc("));
+        Exception stock = assertThrows(Exception.class, () -> q.run(sql, false));
+        Exception nativeFailure = assertThrows(Exception.class, () -> q.run(sql, true));
+        assertTrue(ExceptionUtils.findThrowableWithMessage(stock, "/ by zero").isPresent(),
+                ExceptionUtils.stringifyException(stock));
+        String message = ExceptionUtils.stringifyException(nativeFailure);
+        assertTrue(message.contains("/ by zero") && message.contains("EXPR$1"), message);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.gatun.transpose.entry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.arrow.batch.BatchState;
+import dev.gatun.arrow.batch.RecordBatch;
+import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.arrow.vector.FixedWidthVector;
+import dev.gatun.arrow.vector.ListVector;
+import dev.gatun.arrow.vector.VarBinaryVector;
+import dev.gatun.transpose.testing.Transposes;
+import dev.gatun.transpose.types.TypeMapping;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The batch life cycle as the operator drives it. */
+@ExtendWith(LeakCheckExtension.class)
+class BatchWriterTest {
+    private static final RowType TYPE = (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()),
+            DataTypes.FIELD("text", DataTypes.STRING()),
+            DataTypes.FIELD("list", DataTypes.ARRAY(DataTypes.INT()))).getLogicalType();
+
+    private final TypeMapping types = TypeMapping.defaults();
+
+    private BatchWriter writer(NativeAllocator allocator, int batchRows) {
+        return new BatchWriter(TYPE, Transposes.allFields(TYPE), types, batchRows, true, allocator);
+    }
+
+    @Test
+    void fixedWidthBuffersArePresizedAndVariableOnesGrow() {
+        try (NativeAllocator allocator = Transposes.allocator("sizes"); BatchWriter writer = writer(allocator, 100)) {
+            List<GenericRowData> rows = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                rows.add(GenericRowData.of((long) i, StringData.fromString("x".repeat(i * 10)),
+                        new GenericArrayData(new int[i])));
+            }
+            List<RecordBatch> batches = Transposes.writeAll(writer, rows);
+            assertEquals(1, batches.size());
+            RecordBatch batch = batches.get(0);
+            assertEquals(100, batch.rowCapacity());
+            assertEquals(100, batch.column(0, FixedWidthVector.class).capacity());
+            assertEquals(49_500, batch.column(1, VarBinaryVector.class).valueEnd(99), "string data grew past its initial size");
+            assertEquals(4_950, batch.column(2, ListVector.class).listEnd(99), "list children grew past the row count");
+            Transposes.assertBatches(TYPE, types, batches, rows, b -> b, "growth");
+        }
+    }
+
+    @Test
+    void finishStartsANewBatchAndAnEmptyOneIsValid() {
+        try (NativeAllocator allocator = Transposes.allocator("life"); BatchWriter writer = writer(allocator, 2)) {
+            try (RecordBatch empty = writer.finish()) {
+                assertEquals(BatchState.SEALED, empty.state());
+                assertEquals(0, empty.rowCount());
+                assertEquals(writer.schema(), empty.schema());
+            }
+            writer.write(GenericRowData.of(1L, null, null));
+            assertEquals(1, writer.rowCount());
+            assertFalse(writer.isFull());
+            writer.write(GenericRowData.of(2L, null, null));
+            assertTrue(writer.isFull());
+            try (RecordBatch full = writer.finish()) {
+                assertEquals(2, full.rowCount());
+                assertEquals(0, writer.rowCount());
+                assertFalse(writer.isFull());
+            }
+            writer.write(GenericRowData.of(3L, null, null));
+            writer.discard();
+            assertTrue(allocator.usage().isEmpty(), "a discarded batch is released");
+            writer.write(GenericRowData.of(4L, null, null));
+        }
+        // close() released the partial batch; the allocator closed clean.
+    }
+
+    @Test
+    void closedWritersRefuseWork() {
+        try (NativeAllocator allocator = Transposes.allocator("closed")) {
+            BatchWriter writer = writer(allocator, 2);
+            writer.write(GenericRowData.of(1L, null, null));
+            writer.close();
+            writer.close();
+            assertTrue(allocator.usage().isEmpty());
+            assertThrows(IllegalStateException.class, () -> writer.write(GenericRowData.of(1L, null, null)));
+            assertThrows(IllegalStateException.class, writer::finish);
+        }
+    }
+
+    @Test
+    void invalidBatchSizes() {
+        try (NativeAllocator allocator = Transposes.allocator("sizes")) {
+            assertThrows(IllegalArgumentException.class, () -> writer(allocator, 0));
+        }
+    }
+
+    /** A lazy string is encoded without materializing the producer's object. */
+    @Test
+    void lazyStringsStayLazy() {
+        StringData lazy = StringData.fromString("lazy \uD83D\uDE00");
+        try (NativeAllocator allocator = Transposes.allocator("lazy"); BatchWriter writer = writer(allocator, 2)) {
+            writer.write(GenericRowData.of(1L, lazy, null));
+            assertNull(((BinaryStringData) lazy).getBinarySection(), "the producer's string was not materialized");
+            try (RecordBatch batch = writer.finish()) {
+                assertEquals("lazy \uD83D\uDE00", batch.column(1, VarBinaryVector.class).getUtf8(0));
+            }
+        }
+    }
+}
