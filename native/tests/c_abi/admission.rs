@@ -7,7 +7,7 @@ use std::path::Path;
 use gatun_native::udf;
 
 fn admission() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("admission/functions.json");
+    let path = crate::common::crate_dir().join("admission/functions.json");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -38,7 +38,7 @@ fn every_gatun_function_is_listed_once() {
 #[test]
 fn every_listed_test_exists_and_every_entry_has_one() {
     let text = admission();
-    let tests_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c_abi");
+    let tests_dir = crate::common::crate_dir().join("tests/c_abi");
     let mut entries = 0;
     for line in text.lines().filter(|l| l.contains("\"name\": ")) {
         entries += 1;

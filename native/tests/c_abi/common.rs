@@ -131,3 +131,12 @@ pub fn assert_roundtrip(field: Field, array: ArrayRef) {
     drop(call.out_schema);
     assert_eq!(live_exports(), (0, 0));
 }
+
+/// The crate directory of the checkout running the tests. Read at run time, not with `env!`:
+/// the cargo target directory is shared between clones, and a test binary built in one clone
+/// must not read another clone's files.
+pub fn crate_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests"),
+    )
+}

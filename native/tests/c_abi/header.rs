@@ -9,7 +9,7 @@ use gatun_native::abi::*;
 use gatun_native::GatunNativeStats;
 
 fn include_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../jextract-config/include")
+    crate::common::crate_dir().join("../jextract-config/include")
 }
 
 /// The header text without comments.
@@ -128,7 +128,7 @@ fn rust_sources(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
 fn rust_functions() -> Signatures {
     let mut sources = Vec::new();
     rust_sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &crate::common::crate_dir().join("src"),
         &mut sources,
     );
     let mut functions = Signatures::new();

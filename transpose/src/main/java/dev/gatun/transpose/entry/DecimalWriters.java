@@ -128,11 +128,15 @@ final class DecimalWriters {
                 throw new IllegalArgumentException("a DECIMAL(" + precision + ", " + scale + ") value of " + size
                         + " bytes is not a 128-bit decimal");
             }
-            long high = mem[from] >> 7; // sign extension
-            long low = high;
-            for (int i = from; i < from + size; i++) {
-                high = (high << 8) | (low >>> 56);
-                low = (low << 8) | (mem[i] & 0xFF);
+            // Flink reserves 16 bytes for every wide decimal, so 8-byte reads from its start stay inside.
+            long high;
+            long low;
+            if (size <= 8) {
+                low = FlinkBinary.getLongBigEndian(mem, from) >> (8 * (8 - size));
+                high = low >> 63;
+            } else {
+                low = FlinkBinary.getLongBigEndian(mem, from + size - 8);
+                high = FlinkBinary.getLongBigEndian(mem, from) >> (8 * (16 - size));
             }
             if (!absBelowBound(high, low)) {
                 throw tooWide(new BigDecimal(new BigInteger(Arrays.copyOfRange(mem, from, from + size)), scale));

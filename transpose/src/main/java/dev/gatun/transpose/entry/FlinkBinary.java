@@ -25,6 +25,7 @@ final class FlinkBinary {
     static final boolean SUPPORTED = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
@@ -51,6 +52,11 @@ final class FlinkBinary {
 
     static long getLong(byte[] mem, int at) {
         return (long) LONG.get(mem, at);
+    }
+
+    /** Big-endian, as Flink stores the unscaled bytes of wide decimals. */
+    static long getLongBigEndian(byte[] mem, int at) {
+        return (long) LONG_BE.get(mem, at);
     }
 
     static int getInt(byte[] mem, int at) {

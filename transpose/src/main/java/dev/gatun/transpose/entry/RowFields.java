@@ -16,6 +16,7 @@ final class RowFields {
     private final ValueWriter[] writers;
     /** Offset of each selected slot from the start of a binary row. */
     private final int[] slots;
+    private final FieldCalls calls = FieldCalls.specialized();
 
     RowFields(int arity, int[] positions, ValueWriter[] writers) {
         if (positions.length != writers.length) {
@@ -62,30 +63,11 @@ final class RowFields {
 
     /** Through the getters. */
     void writeFields(RowData row, int index) {
-        int k = 0;
-        try {
-            for (; k < writers.length; k++) {
-                writers[k].writeField(row, positions[k], index);
-            }
-        } catch (RuntimeException e) {
-            throw FieldFailure.at(writers[k].name, e);
-        }
+        calls.fields(writers, positions, row, index);
     }
 
     void writeBinary(byte[] mem, int row, int index) {
-        int k = 0;
-        try {
-            for (; k < writers.length; k++) {
-                ValueWriter w = writers[k];
-                if (FlinkBinary.isNullField(mem, row, positions[k])) {
-                    w.writeNull(index);
-                } else {
-                    w.fromBinary(mem, row, row + slots[k], index);
-                }
-            }
-        } catch (RuntimeException e) {
-            throw FieldFailure.at(writers[k].name, e);
-        }
+        calls.binary(writers, positions, slots, mem, row, index);
     }
 
     /** Every selected field NULL (the row itself is NULL). */

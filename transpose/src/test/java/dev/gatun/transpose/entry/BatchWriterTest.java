@@ -13,16 +13,25 @@ import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.arrow.vector.FixedWidthVector;
 import dev.gatun.arrow.vector.ListVector;
 import dev.gatun.arrow.vector.VarBinaryVector;
+import dev.gatun.transpose.TransposeException;
+import dev.gatun.transpose.testing.RowForms;
 import dev.gatun.transpose.testing.Transposes;
+import dev.gatun.transpose.testing.Tripwire;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -113,6 +122,51 @@ class BatchWriterTest {
             assertNull(((BinaryStringData) lazy).getBinarySection(), "the producer's string was not materialized");
             try (RecordBatch batch = writer.finish()) {
                 assertEquals("lazy \uD83D\uDE00", batch.column(1, VarBinaryVector.class).getUtf8(0));
+            }
+        }
+    }
+
+    /** Each row reader gets its own copy of the call sites (a hidden class), never a shared one. */
+    @Test
+    void everyRowReaderHasItsOwnCallSites() {
+        FieldCalls a = FieldCalls.specialized();
+        FieldCalls b = FieldCalls.specialized();
+        assertTrue(a.getClass().isHidden());
+        assertTrue(a.getClass() != b.getClass());
+    }
+
+    /** Past the unrolled call sites, fields go through a loop: values and failure paths alike. */
+    @Test
+    void rowsWiderThanTheUnrolledCallSites() {
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            fields.add(new RowType.RowField("c" + i, i % 2 == 0 ? new IntType() : new VarCharType(VarCharType.MAX_LENGTH)));
+        }
+        RowType wide = new RowType(fields);
+        List<GenericRowData> rows = new ArrayList<>();
+        for (int r = 0; r < 5; r++) {
+            GenericRowData row = new GenericRowData(30);
+            for (int i = 0; i < 30; i++) {
+                row.setField(i, (i + r) % 7 == 0 ? null : i % 2 == 0 ? (Object) (i * r) : StringData.fromString("v" + i + r));
+            }
+            rows.add(row);
+        }
+        for (RowForms form : List.of(RowForms.GENERIC, RowForms.BINARY_HEAP)) {
+            try (NativeAllocator allocator = Transposes.allocator("wide");
+                 BatchWriter writer = new BatchWriter(wide, Transposes.allFields(wide), types, 4, true, allocator)) {
+                List<RowData> inputs = new ArrayList<>();
+                for (GenericRowData r : rows) {
+                    inputs.add(form.convert(r, wide, new Random(1)));
+                }
+                Transposes.assertBatches(wide, types, Transposes.writeAll(writer, inputs), rows, b -> b, "wide " + form);
+                Set<Integer> readable = new HashSet<>();
+                for (int i = 0; i < 30; i++) {
+                    readable.add(i);
+                }
+                readable.remove(27);
+                TransposeException e = assertThrows(TransposeException.class,
+                        () -> writer.write(new Tripwire(rows.get(0), Tripwire.Spec.of(readable))));
+                assertEquals("c27", e.field());
             }
         }
     }
