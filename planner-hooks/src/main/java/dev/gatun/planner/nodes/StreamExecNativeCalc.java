@@ -4,9 +4,6 @@ import dev.gatun.planner.runtime.NativeCalcOperator;
 import java.util.List;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.streaming.api.operators.ChainingStrategy;
-import org.apache.flink.streaming.api.transformations.LegacySourceTransformation;
-import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.planner.delegation.PlannerBase;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
@@ -38,27 +35,14 @@ public final class StreamExecNativeCalc extends StreamExecCalc {
     protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
         ExecEdge inputEdge = getInputEdges().get(0);
         Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
-        OneInputTransformation<RowData, RowData> transformation = ExecNodeUtil.createOneInputTransformation(
+        // the same transformation as StreamExecCalc's (metadata, parallelism, chaining) with the
+        // native operator inside: operator IDs and chains equal stock Flink's, also after legacy sources
+        return ExecNodeUtil.createOneInputTransformation(
                 input,
                 createTransformationMeta(CALC_TRANSFORMATION, config),
                 new NativeCalcOperator(spec),
                 InternalTypeInfo.of(getOutputType()),
                 input.getParallelism(),
                 false);
-        if (fedByLegacySourceThread(input)) {
-            // A legacy source calls processElement on its own thread but endInput, timers and close
-            // on the task thread; batches are confined to the thread that writes them.
-            transformation.setChainingStrategy(ChainingStrategy.HEAD);
-        }
-        return transformation;
-    }
-
-    /** Whether the chain this operator would join starts with a legacy (own-thread) source. */
-    private static boolean fedByLegacySourceThread(Transformation<?> input) {
-        Transformation<?> t = input;
-        while (t instanceof OneInputTransformation<?, ?> one) {
-            t = one.getInputs().get(0);
-        }
-        return t instanceof LegacySourceTransformation;
     }
 }

@@ -6,27 +6,35 @@ import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * Per-operator metrics: rows in and out, batches, native bytes live, and the entry conversion
- * time, sampled on one row in {@value #SAMPLE_EVERY} so the hot path reads no clock per row.
+ * Per-operator metrics, in the operator's metric group under {@code gatun}: rows in and out,
+ * batches, native bytes live now and at their peak (entry batch plus imported result, taken
+ * while a result is held), and the entry conversion time, sampled on one row in
+ * {@value #SAMPLE_EVERY} so the hot path reads no clock per row.
  */
 final class NativeCalcMetrics {
     static final int SAMPLE_EVERY = 1024;
+    static final String GROUP = "gatun";
 
     private final Counter rowsIn;
     private final Counter rowsOut;
     private final Counter batches;
+    private final NativeAllocator allocator;
+    private long peakBytes;
     private long sampledNanos;
     private long samples;
     private long sampleStart;
     private int untilSample = SAMPLE_EVERY;
 
     NativeCalcMetrics(MetricGroup group, NativeAllocator allocator) {
-        MetricGroup g = group.addGroup("gatun");
+        this.allocator = allocator;
+        MetricGroup g = group.addGroup(GROUP);
         rowsIn = g.counter("rowsIn");
         rowsOut = g.counter("rowsOut");
         batches = g.counter("batches");
         g.gauge("nativeBytesLive", (Gauge<Long>) () -> allocator.javaBytes() + allocator.importedBytes());
+        g.gauge("nativeBytesPeak", (Gauge<Long>) () -> peakBytes);
         g.gauge("entryNanosPerRowSampled", (Gauge<Long>) () -> samples == 0 ? 0 : sampledNanos / samples);
+        g.gauge("entryRowsSampled", (Gauge<Long>) () -> samples);
     }
 
     void beforeWrite() {
@@ -44,7 +52,9 @@ final class NativeCalcMetrics {
         }
     }
 
+    /** Called while the batch's result is still held, when native memory is at its peak. */
     void batchDone(int rows) {
+        peakBytes = Math.max(peakBytes, allocator.javaBytes() + allocator.importedBytes());
         batches.inc();
         rowsOut.inc(rows);
     }

@@ -8,15 +8,17 @@ import dev.gatun.planner.nodes.NativeCalcSpec;
 import dev.gatun.transpose.entry.BatchWriter;
 import dev.gatun.transpose.exit.ColumnarRowView;
 import dev.gatun.transpose.types.TypeMapping;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.tasks.SourceStreamTask;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.operators.TableStreamOperator;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * <p>A batch is flushed when it is full, when its oldest row is {@code gatun.batch.latency}
  * old, before a watermark, before a checkpoint barrier and at the end of input, so rows never
  * overtake watermarks or checkpoints. Closing releases a partial batch without emitting it.
+ *
+ * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
+ * source's own thread while timers, checkpoints, end of input and close run on the task thread
+ * (the checkpoint lock orders them). Arrow batches belong to the thread that writes them, so
+ * there the operator keeps copies of the pending rows and writes, evaluates and releases each
+ * batch inside the one call that flushes it, on whichever thread that is.
  */
 public final class NativeCalcOperator extends TableStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput, ProcessingTimeCallback {
@@ -45,6 +53,10 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     private transient boolean timerPending;
     private transient NativeCalcMetrics metrics;
     private transient Schema expectedOutput;
+    private transient NativeMemoryBudget budget;
+    /** Pending row copies, only when chained to a legacy source (see the class comment). */
+    private transient List<RowData> pendingRows;
+    private transient RowDataSerializer rowCopier;
 
     public NativeCalcOperator(NativeCalcSpec spec) {
         this.spec = spec;
@@ -54,28 +66,31 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     public void open() throws Exception {
         super.open();
         TypeMapping types = new TypeMapping(spec.nanosecondTimestamps());
-        allocator = NativeAllocator.create("gatun " + getOperatorName(), offHeapBudget());
+        budget = NativeMemoryBudget.of(getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration());
+        allocator = budget.open(getOperatorName());
         writer = new BatchWriter(spec.inputType(), spec.readPaths(), types, spec.batchRows(),
                 spec.insertOnlyInput(), allocator);
         view = new ColumnarRowView(spec.outputType(), types);
         expectedOutput = new Schema(types.fields(spec.outputType()), java.util.Map.of());
         out = new StreamRecord<>(null);
         metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
-    }
-
-    /** The task's off-heap budget bounds native memory when one is configured. */
-    private long offHeapBudget() {
-        MemorySize budget = getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()
-                .get(TaskManagerOptions.TASK_OFF_HEAP_MEMORY);
-        return budget == null || budget.getBytes() == 0 ? Long.MAX_VALUE : budget.getBytes();
+        if (getContainingTask() instanceof SourceStreamTask<?, ?, ?>) {
+            pendingRows = new ArrayList<>();
+            rowCopier = new RowDataSerializer(spec.inputType());
+        }
     }
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
-        metrics.beforeWrite();
-        writer.write(element.getValue());
-        metrics.afterWrite();
-        if (writer.isFull()) {
+        boolean full;
+        if (pendingRows == null) {
+            write(element.getValue());
+            full = writer.isFull();
+        } else {
+            pendingRows.add(rowCopier.copy(element.getValue()));
+            full = pendingRows.size() == spec.batchRows();
+        }
+        if (full) {
             flush();
         } else if (!timerPending && spec.latencyMillis() > 0) {
             timerPending = true;
@@ -107,12 +122,35 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         flush();
     }
 
+    private void write(RowData row) {
+        metrics.beforeWrite();
+        try {
+            writer.write(row);
+        } catch (RuntimeException e) {
+            throw budget.explain(e, allocator);
+        }
+        metrics.afterWrite();
+    }
+
     private void flush() {
+        if (pendingRows != null) {
+            for (RowData row : pendingRows) {
+                write(row);
+            }
+            pendingRows.clear();
+        }
         if (writer.rowCount() == 0) {
             return;
         }
         NativeCalc calc = calcFor(writer);
-        try (RecordBatch result = calc.evaluate(writer.finish())) {
+        RecordBatch evaluated;
+        try {
+            evaluated = calc.evaluate(writer.finish());
+        } catch (RuntimeException e) {
+            throw budget.explain(e, allocator);
+        }
+        try (RecordBatch result = evaluated) {
+            budget.check(allocator);
             view.bind(result);
             int rows = view.rowCount();
             for (int i = 0; i < rows; i++) {
@@ -154,11 +192,17 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
             if (w != null) {
                 w.discard();
             }
+            if (pendingRows != null) {
+                pendingRows.clear();
+            }
         } finally {
             allocator = null;
             insertOnlyCalc = null;
             rowKindCalc = null;
             writer = null;
+            if (a != null) {
+                budget.closed(a);
+            }
             closeAllocator(a);
         }
     }

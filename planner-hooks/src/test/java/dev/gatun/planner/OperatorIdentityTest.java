@@ -1,0 +1,87 @@
+package dev.gatun.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.planner.testing.CommitSinkFactory;
+import dev.gatun.planner.testing.PacedSourceFactory;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.OperatorIDPair;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The job graph of a query with a native Calc has the same operators, operator IDs and chains
+ * as stock Flink's, with and without uids ({@code table.exec.uid.generation}), so state in
+ * savepoints maps to the same operators either way; also after a legacy (own-thread) source
+ * such as {@code VALUES}, where the native Calc chains exactly like the stock one.
+ */
+class OperatorIdentityTest {
+    private static final String PACED = "CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ") "
+            + PacedSourceFactory.with("identity", 10, 0, -1, null);
+    private static final String SINK = "CREATE TEMPORARY TABLE sink_t (k INT, c BIGINT, total BIGINT) "
+            + CommitSinkFactory.with("identity");
+    private static final String AGGREGATE = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v3) FROM"
+            + " (SELECT k, v * 3 + 1 AS v3 FROM src WHERE MOD(id, 5) <> 0) GROUP BY k";
+    private static final String FROM_VALUES = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v3) FROM"
+            + " (SELECT k, v * 3 + 1 AS v3 FROM (VALUES (1, CAST(2 AS BIGINT)), (2, CAST(5 AS BIGINT))) AS t(k, v)"
+            + " WHERE k <> 3) GROUP BY k";
+
+    /** Job vertices in topological order, each as its name and the operator IDs chained in it. */
+    private record Graph(List<String> vertices, List<List<String>> operatorIds) {}
+
+    private static Graph graph(boolean nativeEnabled, String uidGeneration, String insert) {
+        Configuration conf = new Configuration();
+        conf.setString("parallelism.default", "1");
+        conf.setString("table.exec.uid.generation", uidGeneration);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.getConfig().set("table.exec.uid.generation", uidGeneration);
+        tEnv.getConfig().set(GatunOptions.FORCE, true);
+        assertTrue(Gatun.enable(tEnv));
+        tEnv.getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+        tEnv.executeSql(PACED);
+        tEnv.executeSql(SINK);
+        assertEquals(nativeEnabled, Gatun.explain(tEnv, insert).contains("NativeCalc("));
+        StreamStatementSet set = tEnv.createStatementSet();
+        set.addInsertSql(insert);
+        // ALWAYS uids embed exec node ids from a JVM-wide counter; a fresh client JVM starts it at 0
+        ExecNodeContext.resetIdCounter();
+        set.attachAsDataStream();
+        JobGraph jobGraph = env.getStreamGraph().getJobGraph();
+        List<String> names = new ArrayList<>();
+        List<List<String>> ids = new ArrayList<>();
+        for (JobVertex v : jobGraph.getVerticesSortedTopologicallyFromSources()) {
+            names.add(v.getName());
+            ids.add(v.getOperatorIDs().stream().map(OperatorIDPair::getGeneratedOperatorID).map(Object::toString).toList());
+        }
+        return new Graph(names, ids);
+    }
+
+    @Test
+    void aNativeCalcKeepsTheOperatorIdsAndChainsOfTheStockCalc() {
+        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
+            Graph stock = graph(false, uids, AGGREGATE);
+            Graph gatun = graph(true, uids, AGGREGATE);
+            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
+            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
+        }
+    }
+
+    @Test
+    void afterALegacySourceTheNativeCalcChainsAndKeepsItsIdsToo() {
+        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
+            Graph stock = graph(false, uids, FROM_VALUES);
+            Graph gatun = graph(true, uids, FROM_VALUES);
+            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
+            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
+        }
+    }
+}
