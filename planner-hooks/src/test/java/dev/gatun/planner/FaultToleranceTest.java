@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A checkpointed job with native Calcs whose source fails once mid-stream (after a checkpoint
- * was committed) restarts from that checkpoint and commits exactly what stock Flink commits
+ * A checkpointed job with native Calcs whose source or sink fails once mid-stream (after a
+ * checkpoint was committed) restarts from that checkpoint and commits exactly what stock Flink commits
  * without a failure: a lost or duplicated row would show in the sink that commits on
  * checkpoint completion. Nothing native stays live afterwards.
  */
@@ -31,20 +31,25 @@ class FaultToleranceTest {
     private static final long ROWS = 3000;
     private static final long FAIL_AT = 1200;
 
-    /** Runs {@code insert} into table {@code out} ({@code sinkColumns}); returns the committed rows. */
-    private static List<String> run(boolean nativeEnabled, boolean failOnce, String sinkColumns, String insert)
+    /** Where the one failure is injected. */
+    private enum Failure { NONE, SOURCE, SINK }
+
+    /** Runs {@code insert} into table {@code sink_t} ({@code sinkColumns}); returns the committed rows. */
+    private static List<String> run(boolean nativeEnabled, Failure failure, String sinkColumns, String insert)
             throws Exception {
         String run = UUID.randomUUID().toString();
         TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, RuntimeJobs.checkpointed());
         tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ") "
-                + PacedSourceFactory.with("src-" + run, ROWS, 4000, failOnce ? FAIL_AT : -1, "sink-" + run));
-        tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (" + sinkColumns + ") " + CommitSinkFactory.with("sink-" + run));
+                + PacedSourceFactory.with("src-" + run, ROWS, 4000, failure == Failure.SOURCE ? FAIL_AT : -1, "sink-" + run));
+        tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (" + sinkColumns + ") " + (failure == Failure.SINK
+                ? CommitSinkFactory.withFailure("sink-" + run, FAIL_AT) : CommitSinkFactory.with("sink-" + run)));
         if (nativeEnabled) {
             String plan = Gatun.explain(tEnv, insert);
             assertTrue(plan.contains("NativeCalc(") && !plan.contains("stock ("), plan);
         }
         tEnv.executeSql(insert).await();
-        assertEquals(failOnce, PacedSourceFactory.failed("src-" + run), "the injected failure happened");
+        assertEquals(failure == Failure.SOURCE, PacedSourceFactory.failed("src-" + run), "the source failure happened");
+        assertEquals(failure == Failure.SINK, CommitSinkFactory.failed("sink-" + run), "the sink failure happened");
         assertTrue(CommitSinkFactory.committedByCheckpoint("sink-" + run).size() > 1, "committed over several checkpoints");
         return CommitSinkFactory.committed("sink-" + run);
     }
@@ -53,8 +58,8 @@ class FaultToleranceTest {
     void aStatelessJobRestartsFromItsCheckpointWithExactlyTheStockRows() throws Exception {
         String columns = "id BIGINT, v3 BIGINT, s STRING, k INT";
         String insert = "INSERT INTO sink_t SELECT id, v * 3 + 1, UPPER(s), k FROM src WHERE MOD(id, 3) <> 0";
-        List<String> stock = run(false, false, columns, insert);
-        List<String> restarted = run(true, true, columns, insert);
+        List<String> stock = run(false, Failure.NONE, columns, insert);
+        List<String> restarted = run(true, Failure.SOURCE, columns, insert);
         assertEquals(2 * ROWS / 3, stock.size());
         assertEquals(stock, restarted, "the same rows in the same order: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
@@ -66,10 +71,20 @@ class FaultToleranceTest {
         String insert = "INSERT INTO sink_t SELECT k, c * 2, total FROM"
                 + " (SELECT k, COUNT(*) AS c, SUM(v2) AS total FROM (SELECT k, v * 2 AS v2 FROM src WHERE v > 0) GROUP BY k)"
                 + " WHERE c > 2";
-        List<String> stock = run(false, false, columns, insert);
-        List<String> restarted = run(true, true, columns, insert);
+        List<String> stock = run(false, Failure.NONE, columns, insert);
+        List<String> restarted = run(true, Failure.SOURCE, columns, insert);
         assertTrue(stock.stream().anyMatch(r -> r.startsWith("-U")), "a changelog with retractions");
         assertEquals(stock, restarted, "the same changelog in the same order: none lost, none twice");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aDownstreamFailureWhileNativeBatchesArePartialRestartsWithExactlyTheStockRows() throws Exception {
+        String columns = "id BIGINT, v3 BIGINT, s STRING, k INT";
+        String insert = "INSERT INTO sink_t SELECT id, v * 3 + 1, UPPER(s), k FROM src WHERE MOD(id, 3) <> 0";
+        List<String> stock = run(false, Failure.NONE, columns, insert);
+        List<String> restarted = run(true, Failure.SINK, columns, insert);
+        assertEquals(stock, restarted, "the same rows in the same order: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
 }

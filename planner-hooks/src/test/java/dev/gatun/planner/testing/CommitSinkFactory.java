@@ -42,12 +42,14 @@ import org.apache.flink.table.types.logical.RowType;
  */
 public final class CommitSinkFactory implements DynamicTableSinkFactory {
     static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
+    static final ConfigOption<Long> FAIL_AFTER_ROWS = ConfigOptions.key("fail-after-rows").longType().defaultValue(-1L);
 
     private static final Map<String, Store> STORES = new ConcurrentHashMap<>();
 
     /** What one sink id received and committed, across jobs and restarts. */
     private static final class Store {
         final AtomicLong received = new AtomicLong();
+        final java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
         final Map<Long, List<String>> byCheckpoint = new LinkedHashMap<>();
 
         synchronized void commit(long checkpointId, List<String> rows) {
@@ -90,6 +92,19 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
         return "WITH ('connector' = 'gatun-commit-sink', 'id' = '" + id + "')";
     }
 
+    /**
+     * A sink that throws once, on the first row it receives after {@code failAfterRows} rows
+     * once a checkpoint was committed (so the restart restores from a checkpoint).
+     */
+    public static String withFailure(String id, long failAfterRows) {
+        return "WITH ('connector' = 'gatun-commit-sink', 'id' = '" + id + "', 'fail-after-rows' = '" + failAfterRows + "')";
+    }
+
+    /** Whether the sink {@code id} has thrown its one failure. */
+    public static boolean failed(String id) {
+        return store(id).failed.get();
+    }
+
     @Override
     public String factoryIdentifier() {
         return "gatun-commit-sink";
@@ -102,17 +117,18 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
+        return Set.of(FAIL_AFTER_ROWS);
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validate();
-        return new Sink(helper.getOptions().get(ID), (RowType) context.getPhysicalRowDataType().getLogicalType());
+        return new Sink(helper.getOptions().get(ID), helper.getOptions().get(FAIL_AFTER_ROWS),
+                (RowType) context.getPhysicalRowDataType().getLogicalType());
     }
 
-    private record Sink(String id, RowType type) implements DynamicTableSink {
+    private record Sink(String id, long failAfterRows, RowType type) implements DynamicTableSink {
         @Override
         public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
             return requestedMode;
@@ -126,7 +142,7 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
                 @Override
                 public DataStreamSink<?> consumeDataStream(ProviderContext provider, DataStream<RowData> rows) {
                     SingleOutputStreamOperator<Object> committing = rows.transform("commit-on-checkpoint",
-                            TypeInformation.of(Object.class), new CommitOperator(sinkId, types));
+                            TypeInformation.of(Object.class), new CommitOperator(sinkId, failAfterRows, types));
                     provider.generateUid("commit").ifPresent(committing::uid);
                     committing.setParallelism(1);
                     return committing.sinkTo(new DiscardingSink<>()).setParallelism(1);
@@ -136,7 +152,7 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
 
         @Override
         public DynamicTableSink copy() {
-            return new Sink(id, type);
+            return new Sink(id, failAfterRows, type);
         }
 
         @Override
@@ -151,13 +167,15 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
         private static final char SEP = '\u0001';
 
         private final String id;
+        private final long failAfterRows;
         private final RowData.FieldGetter[] getters;
         private transient List<String> pending;
         private transient TreeMap<Long, List<String>> waiting;
         private transient ListState<String> state;
 
-        CommitOperator(String id, List<LogicalType> types) {
+        CommitOperator(String id, long failAfterRows, List<LogicalType> types) {
             this.id = id;
+            this.failAfterRows = failAfterRows;
             getters = new RowData.FieldGetter[types.size()];
             for (int i = 0; i < getters.length; i++) {
                 getters[i] = RowData.createFieldGetter(types.get(i), i);
@@ -181,13 +199,18 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
 
         @Override
         public void processElement(StreamRecord<RowData> element) {
+            Store store = store(id);
+            if (failAfterRows >= 0 && store.received.get() >= failAfterRows && hasCommits(id)
+                    && store.failed.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected failure of sink " + id);
+            }
             RowData row = element.getValue();
             StringBuilder sb = new StringBuilder(row.getRowKind().shortString()).append('[');
             for (int i = 0; i < getters.length; i++) {
                 sb.append(i == 0 ? "" : ", ").append(getters[i].getFieldOrNull(row));
             }
             pending.add(sb.append(']').toString());
-            store(id).received.incrementAndGet();
+            store.received.incrementAndGet();
         }
 
         @Override
