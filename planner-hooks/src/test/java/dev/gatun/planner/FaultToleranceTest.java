@@ -40,7 +40,7 @@ class FaultToleranceTest {
         String run = UUID.randomUUID().toString();
         TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, RuntimeJobs.checkpointed());
         tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ") "
-                + PacedSourceFactory.with("src-" + run, ROWS, 4000, failure == Failure.SOURCE ? FAIL_AT : -1, "sink-" + run));
+                + PacedSourceFactory.with("src-" + run, ROWS, 2000, failure == Failure.SOURCE ? FAIL_AT : -1, "sink-" + run));
         tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (" + sinkColumns + ") " + (failure == Failure.SINK
                 ? CommitSinkFactory.withFailure("sink-" + run, FAIL_AT) : CommitSinkFactory.with("sink-" + run)));
         if (nativeEnabled) {

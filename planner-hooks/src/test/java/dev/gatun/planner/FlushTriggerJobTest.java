@@ -80,7 +80,7 @@ class FlushTriggerJobTest {
             }
             TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, conf);
             tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ") "
-                    + PacedSourceFactory.with("src-" + run, 1000, 1000, -1, null));
+                    + PacedSourceFactory.with("src-" + run, 2000, 1000, -1, null));
             tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (id BIGINT, v2 BIGINT) " + CommitSinkFactory.with("sink-" + run));
             String insert = "INSERT INTO sink_t SELECT id, v * 2 FROM src WHERE MOD(id, 4) <> 0";
             assertEquals(nativeEnabled, Gatun.explain(tEnv, insert).contains("NativeCalc("));
