@@ -89,8 +89,8 @@ final class NativeMemoryBudget {
     }
 
     private String beyond() {
-        return "beyond the task off-heap budget " + KEY + " = " + bytes + " bytes ("
-                + new MemorySize(bytes).toHumanReadableString() + "). Raise " + KEY + " or lower gatun.batch.rows";
+        return "beyond the task off-heap budget " + KEY + " = " + new MemorySize(bytes).toHumanReadableString()
+                + ". Raise " + KEY + " or lower gatun.batch.rows";
     }
 
     /** The task failed because Gatun's native memory would exceed the task off-heap budget. */

@@ -232,7 +232,7 @@ class NativeCalcOperatorTest {
         var h = harness(spec, envWithOffHeap(MemorySize.parse("16 kb")));
         Exception e = assertThrows(Exception.class, () -> h.processElement(row(1, 5, "a")));
         assertInstanceOf(NativeMemoryBudget.NativeMemoryBudgetException.class, e);
-        assertTrue(e.getMessage().contains("beyond the task off-heap budget taskmanager.memory.task.off-heap.size = 16384 bytes")
+        assertTrue(e.getMessage().contains("beyond the task off-heap budget taskmanager.memory.task.off-heap.size = 16.000kb (16384 bytes)")
                 && e.getMessage().contains("gatun.batch.rows"), e.getMessage());
     }
 
@@ -264,7 +264,8 @@ class NativeCalcOperatorTest {
         Exception e = assertThrows(Exception.class, () -> h.processElement(row(63, 5, "some text to upper-case")));
         assertInstanceOf(NativeMemoryBudget.NativeMemoryBudgetException.class, e);
         assertEquals(null, e.getCause(), "refused after the import, not at a Java allocation");
-        assertTrue(e.getMessage().contains("taskmanager.memory.task.off-heap.size = " + entryBytes + " bytes")
+        assertTrue(e.getMessage().contains("taskmanager.memory.task.off-heap.size = ")
+                && e.getMessage().contains("(" + entryBytes + " bytes)")
                 && e.getMessage().contains("imported bytes;"), e.getMessage());
     }
 
