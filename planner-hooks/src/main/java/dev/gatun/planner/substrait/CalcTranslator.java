@@ -201,6 +201,8 @@ public final class CalcTranslator {
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
+            case "LTRIM" -> oneSidedTrim(c, "gatun_flink_trim_leading", type);
+            case "RTRIM" -> oneSidedTrim(c, "gatun_flink_trim_trailing", type);
             case "ABS" -> numericUnary(c, "gatun_flink_abs", type);
             case "COALESCE" -> coalesce(c, type);
             case "IF" -> caseWhen(c, type); // IF(cond, then, else) has CASE's operand layout
@@ -271,6 +273,13 @@ public final class CalcTranslator {
             return new Typed[] {a, b};
         }
         LogicalType target = null;
+        if ((isFloat(a.type) && isDecimal(b.type)) || (isDecimal(a.type) && isFloat(b.type))) {
+            // DecimalDataUtils.compare(DecimalData, double) is Double.compare on the decimal's double
+            // value: a total order (NaN above every number, -0.0 below 0.0) that no admitted
+            // function implements; Java-primitive comparisons would differ on NaN and -0.0
+            throw refused(c, "compares a floating-point value with a DECIMAL, which Flink does with"
+                    + " Double.compare (NaN above every number, -0.0 below 0.0); not admitted natively");
+        }
         if (isNumeric(a.type) && isNumeric(b.type)) {
             target = commonNumeric(a.type, b.type);
         } else if (Kinds.timestampUnit(a.type) > 0 && a.type.getTypeRoot() == b.type.getTypeRoot()) {
@@ -543,6 +552,18 @@ public final class CalcTranslator {
             throw refused(c, "is not admitted natively");
         }
         return new Typed(fn(name, type, s.expr, chars.expr), type);
+    }
+
+    /** LTRIM(s) / RTRIM(s): Flink strips spaces (U+0020) only, as TRIM(LEADING/TRAILING ' ' FROM s). */
+    private Typed oneSidedTrim(RexCall c, String name, LogicalType type) {
+        if (c.getOperands().size() != 1) {
+            throw refused(c, "with " + c.getOperands().size() + " arguments is not admitted natively");
+        }
+        Typed s = translate(c.getOperands().get(0));
+        if (!isString(s.type)) {
+            throw refused(c, "is not admitted natively");
+        }
+        return new Typed(fn(name, type, s.expr, Literals.string(" ")), type);
     }
 
     private Typed like(RexCall c, LogicalType type) {
