@@ -99,6 +99,7 @@ public final class ParityQueries {
                 n("SELECT id, d + i, d * bi, f + d, f * i, d - ti, si / d FROM ty"),
                 n("SELECT id, de + de, de - 1, de * de, de / 3, de * 0.908, -de, ABS(de) FROM ty"),
                 n("SELECT id, dbig + dbig, dbig * 2, dbig / 7, dbig - de, -dbig, ABS(dbig) FROM ty"),
+                n("SELECT id, dbig * dbig, dbig * de, de / dbig, MOD(dbig, de) FROM ty WHERE de <> 0 AND dbig <> 0"),
                 n("SELECT id, MOD(de, 7), de % 3.5, de / de FROM ty WHERE de <> 0"),
                 n("SELECT id, i + de, si * de, de - ti, ti / de FROM ty WHERE de <> 0"),
                 stock("may not hold it", "SELECT id, de / i FROM ty WHERE i <> 0"),
@@ -120,7 +121,10 @@ public final class ParityQueries {
                 stock("Double.compare", "SELECT id, f <= -0.0, d >= -0.0 FROM ty"),
                 n("SELECT id, f + de, de * f, f - 0.5 FROM ty"),
                 n("SELECT id, CAST(de AS DOUBLE) + d, CAST(d AS DECIMAL(20, 4)) FROM ty WHERE d = d AND ABS(d) < 1e6"),
-                n("SELECT id, d * 0.908 + de FROM ty WHERE d = de OR de <> 0"));
+                n("SELECT id, d * 0.908 + de FROM ty WHERE d = de OR de <> 0"),
+                // DECIMAL(18, 2) beyond 2^53 unscaled: Flink divides the long by 10^scale as doubles
+                n("SELECT id, CAST(de * 99999999 AS DOUBLE), d + de * 99999999,"
+                        + " CAST(CAST(de * 99999999 AS DECIMAL(18, 2)) AS FLOAT) FROM ty"));
     }
 
     /** Filters and branches that Flink evaluates row by row: the guarded error must never be raised. */
@@ -271,6 +275,8 @@ public final class ParityQueries {
                 n("SELECT id, FLOOR(ts6 TO SECOND), CEIL(ts6 TO MILLISECOND), FLOOR(dt TO MONTH), CEIL(dt TO DAY),"
                         + " FLOOR(tm TO HOUR), FLOOR(tm TO MINUTE), FLOOR(ts TO DECADE), CEIL(ts TO CENTURY) FROM ty"),
                 n("SELECT id, CAST(ts AS DATE), CAST(dt AS TIMESTAMP(3)), EXTRACT(DAY FROM CAST(ts AS DATE)) FROM ty"),
+                n("SELECT id, EXTRACT(NANOSECOND FROM ts6), FLOOR(ts TO MILLENNIUM), CEIL(ts6 TO MILLISECOND),"
+                        + " FLOOR(dt TO YEAR), CEIL(dt TO QUARTER), EXTRACT(WEEK FROM dt) FROM ty"),
                 n("SELECT id FROM ty WHERE ts > TIMESTAMP '2021-01-01 00:00:00' AND dt < DATE '2030-01-01'"),
                 n("SELECT id, ltz, ltz IS NULL, ltz = ltz, i + 1 FROM ty"),
                 stock("is not admitted natively", "SELECT id, CAST(ltz AS TIMESTAMP(3)) FROM ty"),
