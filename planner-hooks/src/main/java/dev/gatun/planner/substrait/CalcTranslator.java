@@ -462,6 +462,9 @@ public final class CalcTranslator {
 
     private Typed cast(RexCall c, Typed x, LogicalType to, String function) {
         LogicalType from = x.type;
+        if (isLocalZoned(from) != isLocalZoned(to) && from.getTypeRoot() != LogicalTypeRoot.NULL) {
+            throw refused(c, SESSION_ZONE);
+        }
         if (from.copy(true).equals(to.copy(true)) || from.getTypeRoot() == LogicalTypeRoot.NULL) {
             return implicit(c, x, to);
         }
@@ -582,6 +585,9 @@ public final class CalcTranslator {
     private Typed extract(RexCall c, LogicalType type) {
         String unit = unit(c, c.getOperands().get(0), "gatun_flink_extract");
         Typed x = translate(c.getOperands().get(1));
+        if (isLocalZoned(x.type)) {
+            throw refused(c, SESSION_ZONE);
+        }
         if (!Kinds.isLocalTemporal(x.type) || type.getTypeRoot() != LogicalTypeRoot.BIGINT) {
             throw refused(c, "is not admitted natively");
         }
@@ -593,6 +599,9 @@ public final class CalcTranslator {
             throw refused(c, "is not admitted natively (only FLOOR/CEIL of a date or time TO a unit is)");
         }
         Typed x = translate(c.getOperands().get(0));
+        if (isLocalZoned(x.type)) {
+            throw refused(c, SESSION_ZONE);
+        }
         String unit = unit(c, c.getOperands().get(1), name);
         if (!Kinds.isLocalTemporal(x.type) || !sameArrow(x.type, type)) {
             throw refused(c, "is not admitted natively");
@@ -609,6 +618,17 @@ public final class CalcTranslator {
             throw refused(c, "with unit " + unit + " is not admitted natively");
         }
         return unit;
+    }
+
+    /**
+     * Why TIMESTAMP_LTZ conversions and fields stay on Flink: they depend on the session zone, and
+     * the native temporal functions take zone-free values only (native/admission/README.md).
+     */
+    private static final String SESSION_ZONE = "depends on table.local-time-zone (it converts a TIMESTAMP_LTZ"
+            + " instant to or from local time), which the native functions do not take; not admitted natively";
+
+    private static boolean isLocalZoned(LogicalType t) {
+        return t.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     // ---- Substrait building blocks ----

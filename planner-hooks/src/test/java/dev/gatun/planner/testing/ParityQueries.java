@@ -279,11 +279,11 @@ public final class ParityQueries {
                         + " FLOOR(dt TO YEAR), CEIL(dt TO QUARTER), EXTRACT(WEEK FROM dt) FROM ty"),
                 n("SELECT id FROM ty WHERE ts > TIMESTAMP '2021-01-01 00:00:00' AND dt < DATE '2030-01-01'"),
                 n("SELECT id, ltz, ltz IS NULL, ltz = ltz, i + 1 FROM ty"),
-                stock("is not admitted natively", "SELECT id, CAST(ltz AS TIMESTAMP(3)) FROM ty"),
-                stock("is not admitted natively", "SELECT id, CAST(ts AS TIMESTAMP_LTZ(3)) FROM ty"),
-                stock("is not admitted natively", "SELECT id, CAST(ltz AS DATE), CAST(ltz AS STRING) FROM ty"),
-                stock("is not admitted natively", "SELECT id, EXTRACT(HOUR FROM ltz), EXTRACT(DAY FROM ltz) FROM ty"),
-                stock("is not admitted natively", "SELECT id, FLOOR(ltz TO HOUR), CEIL(ltz TO DAY) FROM ty"),
+                stock("depends on table.local-time-zone", "SELECT id, CAST(ltz AS TIMESTAMP(3)) FROM ty"),
+                stock("depends on table.local-time-zone", "SELECT id, CAST(ts AS TIMESTAMP_LTZ(3)) FROM ty"),
+                stock("depends on table.local-time-zone", "SELECT id, CAST(ltz AS DATE), CAST(ltz AS STRING) FROM ty"),
+                stock("depends on table.local-time-zone", "SELECT id, EXTRACT(HOUR FROM ltz), EXTRACT(DAY FROM ltz) FROM ty"),
+                stock("depends on table.local-time-zone", "SELECT id, FLOOR(ltz TO HOUR), CEIL(ltz TO DAY) FROM ty"),
                 stock("has no native translation", "SELECT id, DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm') FROM ty"),
                 stock("has no native translation", "SELECT id, TO_TIMESTAMP_LTZ(bi, 3) FROM ty WHERE bi > 0"));
     }
