@@ -20,6 +20,13 @@ public final class GatunOptions {
             .defaultValue(false)
             .withDescription("Send every admitted Calc native, ignoring the cost rule (tests and benchmarks).");
 
+    public static final ConfigOption<Double> COST_MIN_SPEEDUP = key("gatun.cost.min-speedup")
+            .doubleType()
+            .defaultValue(1.10)
+            .withDescription("Cost rule: a Calc whose shape has a measured native/stock speedup below this stays"
+                    + " on Flink (docs/planner.md). Shapes without a measurement go native; 0 admits every"
+                    + " shape that computes something.");
+
     public static final ConfigOption<Boolean> STRICT = key("gatun.native.strict")
             .booleanType()
             .defaultValue(false)

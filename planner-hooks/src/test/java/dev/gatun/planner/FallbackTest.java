@@ -45,9 +45,34 @@ class FallbackTest {
         String sql2 = "SELECT s, id, a FROM t";
         q.set("gatun.native.force", "false");
         String decision = gatunSection(sql2);
-        assertTrue(decision.contains("stock (the Calc only selects, renames or reorders columns"), decision);
+        assertTrue(decision.contains("stock (cost rule: the Calc only selects, renames or reorders columns"), decision);
         q.set("gatun.native.force", "true");
         assertTrue(gatunSection(sql2).contains("native: "), gatunSection(sql2));
+        assertEquals(q.run(sql, false), q.run(sql, true));
+    }
+
+    @Test
+    void theCostRuleKeepsMeasuredLosersStockAndSaysWhy() throws Exception {
+        q.set("gatun.native.force", "false");
+        String filter = gatunSection("SELECT id, a FROM t WHERE a % 123 = 0");
+        assertTrue(filter.contains("stock (cost rule: a Calc of cheap filter measured 1.00x stock, below"
+                + " gatun.cost.min-speedup=1.10"), filter);
+        String strings = gatunSection("SELECT id, UPPER(s), a + 1 FROM t");
+        assertTrue(strings.contains("stock (cost rule: a Calc of string functions measured 0.48x"), strings);
+        String arithmetic = gatunSection("SELECT id, b * 0.908 FROM t WHERE a > 0");
+        assertTrue(arithmetic.contains("native: ") && !arithmetic.contains("stock ("), arithmetic);
+        String unmeasured = gatunSection("SELECT id, EXTRACT(YEAR FROM ts) FROM t");
+        assertTrue(unmeasured.contains("native: ") && !unmeasured.contains("stock ("), unmeasured);
+        q.set("gatun.cost.min-speedup", "0.9");
+        try {
+            String lowered = gatunSection("SELECT id, a FROM t WHERE a % 123 = 0");
+            assertTrue(lowered.contains("native: ") && !lowered.contains("stock ("), lowered);
+            String stillStrings = gatunSection("SELECT id, UPPER(s) FROM t");
+            assertTrue(stillStrings.contains("stock (cost rule: a Calc of string functions"), stillStrings);
+        } finally {
+            q.set("gatun.cost.min-speedup", "1.10");
+        }
+        String sql = "SELECT id, UPPER(s), a + 1 FROM t WHERE a % 3 = 0";
         assertEquals(q.run(sql, false), q.run(sql, true));
     }
 

@@ -1,20 +1,42 @@
 package dev.gatun.planner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.rewrite.CalcDecision;
+import dev.gatun.planner.testing.ParityQueries;
+import dev.gatun.planner.testing.ParityQueries.Group;
+import dev.gatun.planner.testing.ParityQueries.Query;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedCluster;
 import dev.gatun.planner.testing.TestTables;
+import dev.gatun.planner.testing.TypeTables;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
-/** Small queries, each run stock and native (forced) on the same rows: equal changelogs. */
+/**
+ * The parity suite: every query of {@link ParityQueries} runs on stock Flink and with Gatun on the
+ * same rows, and the changelogs (row kinds included) must be equal. Each query also states what
+ * the planner must do with its Calcs: all native, or a named fallback whose reason EXPLAIN shows.
+ * The queries of a group run as one job per side (a statement set with one sink per query), so
+ * the suite costs two jobs per group, not two per query.
+ */
 @ExtendWith(LeakCheckExtension.class)
 class ParityTest {
     @RegisterExtension
@@ -26,50 +48,114 @@ class ParityTest {
     static void tables() {
         q = new Queries();
         TestTables.createT(q, "t", 300);
+        TypeTables.create(q, "ty", 120);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {
-        // comparisons and logic
-        "SELECT id, a > 5, a = b, b <= 1000, a <> 3 FROM t",
-        "SELECT id FROM t WHERE a BETWEEN -10 AND 10 OR s IS NULL",
-        "SELECT id FROM t WHERE a IN (1, 2, 3, -100) OR b IN (6000018)",
-        "SELECT id, d > 1.5E0, d = 0.0E0, d < a, d <> d FROM t",
-        "SELECT id, (a > 0) IS TRUE, (a > 0) IS NOT FALSE, NOT (a > 0) FROM t",
-        "SELECT id, a IS DISTINCT FROM 3, a IS NOT DISTINCT FROM b FROM t",
-        "SELECT id, amount > 100.5, amount = a, ts > TIMESTAMP '2023-11-20 00:00:00' FROM t",
-        // arithmetic
-        "SELECT id, a + b, a - 1, a * a, b * 3, a / 7, b / 13, a % 5, MOD(b, 1000) FROM t WHERE a <> 0",
-        "SELECT id, d + a, d * d, d / 3, d - 1.25, -d, -a, ABS(a), ABS(d) FROM t",
-        "SELECT id, amount + 1, amount * amount, amount / 3, amount - a, amount * 0.908, -amount, ABS(amount) FROM t",
-        "SELECT id, b * 0.908, MOD(id, 123) = 0, b % 123, b % a, a % CAST(7 AS TINYINT) FROM t WHERE a <> 0",
-        "SELECT id, CAST(a AS BIGINT) + 1, CAST(a AS DOUBLE) / 2, CAST(b AS INT), CAST(d AS INT), CAST(amount AS INT) FROM t",
-        // CASE, COALESCE, casts
-        "SELECT id, CASE WHEN a > 50 THEN 'big' WHEN a > 0 THEN 'small' ELSE 'neg' END FROM t",
-        "SELECT id, CASE WHEN a IS NULL THEN 0 ELSE a END, COALESCE(b, a, 0), IF(a > 0, b, CAST(NULL AS BIGINT)) FROM t",
-        "SELECT id, CASE WHEN a <> 0 THEN 100 / a ELSE -1 END FROM t",
-        "SELECT id FROM t WHERE a <> 0 AND 100 / a > 2",
-        "SELECT id, CAST(a AS STRING), CAST(d AS STRING), CAST(amount AS STRING) FROM t",
-        "SELECT id, TRY_CAST(s AS INT), CAST(a AS DECIMAL(12, 3)), CAST(amount AS DOUBLE) FROM t",
-        // strings
-        "SELECT id, UPPER(s), LOWER(s), CHAR_LENGTH(s), s || '!' FROM t",
-        "SELECT id, SUBSTRING(s, 2), SUBSTRING(s, 2, 3), SUBSTRING(s, -2, 5) FROM t",
-        "SELECT id, TRIM(s), TRIM(LEADING 'a' FROM s), TRIM(TRAILING ' 0123456789' FROM s) FROM t",
-        "SELECT id, POSITION('a' IN s), REPLACE(s, 'a', 'AA'), CONCAT(s, '-', CAST(id AS STRING)) FROM t",
-        "SELECT id FROM t WHERE s LIKE '%p%' OR s LIKE 'Z_B%' OR s NOT LIKE '%e%'",
-        "SELECT id, s = 'fig', s < 'b', s >= 'Pear' FROM t",
-        // temporal
-        "SELECT id, EXTRACT(YEAR FROM ts), EXTRACT(HOUR FROM ts), MONTH(ts), DAYOFWEEK(ts), SECOND(ts) FROM t",
-        "SELECT id, FLOOR(ts TO HOUR), CEIL(ts TO DAY), FLOOR(ts TO MONTH) FROM t",
-        "SELECT id, CAST(ts AS DATE), EXTRACT(DAY FROM CAST(ts AS DATE)) FROM t",
-        // nested rows and pass-through of whole rows
-        "SELECT id, t.r.x * 2, t.r.z.v, t.r.z.w FROM t WHERE t.r.z.w > 30",
-        "SELECT id, r, a + 1 FROM t WHERE id > 100",
-    })
-    void nativeEqualsStock(String sql) throws Exception {
-        String plan = q.explain(sql);
-        String decisions = plan.substring(plan.indexOf("== Gatun =="));
-        assertTrue(decisions.contains("native: ") && !decisions.contains("stock ("), decisions);
-        assertEquals(q.run(sql, false), q.run(sql, true), sql);
+    @Test
+    void theSuiteHasAtLeast150Queries() {
+        assertTrue(ParityQueries.groups().stream().mapToInt(g -> g.queries().size()).sum() >= 150);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> nativeEqualsStock() {
+        return ParityQueries.groups().stream().map(this::container);
+    }
+
+    private DynamicContainer container(Group group) {
+        GroupRun run = new GroupRun(group);
+        List<DynamicNode> tests = new ArrayList<>();
+        for (Query query : group.queries()) {
+            tests.add(DynamicTest.dynamicTest(query.sql(), () -> check(group, query, run)));
+        }
+        return DynamicContainer.dynamicContainer(group.name(), tests);
+    }
+
+    private static void check(Group group, Query query, GroupRun run) throws Exception {
+        List<CalcDecision> decisions = withSettings(group, () -> q.decisions(query.sql()));
+        assertFalse(decisions.isEmpty(), "no Calc in the plan of " + query.sql());
+        if (query.fallback() == null) {
+            for (CalcDecision d : decisions) {
+                assertTrue(d.isNative(), "expected native, got " + d);
+            }
+        } else {
+            assertTrue(decisions.stream().anyMatch(d -> !d.isNative() && d.reason().contains(query.fallback())),
+                    "expected a Calc to stay stock with a reason containing '" + query.fallback() + "', got "
+                            + decisions);
+        }
+        String explained = withSettings(group, () -> q.explain(query.sql()));
+        for (CalcDecision d : decisions) {
+            assertTrue(d.isNative() || explained.contains("stock (" + d.reason() + ")"), explained);
+        }
+        run.ensure();
+        Object stock = run.stock.get(query.sql());
+        Object nativeRows = run.nativeRows.get(query.sql());
+        if (stock instanceof Throwable t) {
+            fail("stock Flink failed on " + query.sql() + ": " + ExceptionUtils.stringifyException(t));
+        }
+        if (nativeRows instanceof Throwable t) {
+            fail("Gatun failed on " + query.sql() + ": " + ExceptionUtils.stringifyException(t));
+        }
+        if (!stock.equals(nativeRows)) {
+            List<?> onlyStock = new ArrayList<>((List<?>) stock);
+            onlyStock.removeAll((List<?>) nativeRows);
+            List<?> onlyNative = new ArrayList<>((List<?>) nativeRows);
+            onlyNative.removeAll((List<?>) stock);
+            fail(query.sql() + "\n only stock: " + onlyStock + "\n only native: " + onlyNative
+                    + "\n (" + ((List<?>) stock).size() + " stock rows, " + ((List<?>) nativeRows).size() + " native)");
+        }
+        assertFalse(((List<?>) stock).isEmpty() && !query.mayBeEmpty(), "no rows at all: " + query.sql());
+    }
+
+    /** Runs a group's queries once per side; a failed job is rerun query by query to name the culprit. */
+    private static final class GroupRun {
+        private final Group group;
+        private Map<String, Object> stock;
+        private Map<String, Object> nativeRows;
+
+        GroupRun(Group group) {
+            this.group = group;
+        }
+
+        void ensure() throws Exception {
+            if (stock == null) {
+                stock = withSettings(group, () -> runSide(false));
+                nativeRows = withSettings(group, () -> runSide(true));
+            }
+        }
+
+        private Map<String, Object> runSide(boolean nativeEnabled) throws Exception {
+            List<String> sqls = group.queries().stream().map(Query::sql).toList();
+            Map<String, Object> out = new LinkedHashMap<>();
+            try {
+                out.putAll(q.runAll(sqls, nativeEnabled, group.upsertKeys()));
+            } catch (Exception groupFailure) {
+                for (String sql : sqls) {
+                    try {
+                        out.put(sql, q.runAll(List.of(sql), nativeEnabled, group.upsertKeys()).get(sql));
+                    } catch (Exception e) {
+                        out.put(sql, e);
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
+    /** What a group setting returns to when it was not set before. */
+    private static final Map<String, String> NEUTRAL = Map.of(
+            "table.local-time-zone", "default", "gatun.functions.disabled", "");
+
+    private interface Action<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T withSettings(Group group, Action<T> action) throws Exception {
+        Map<String, String> before = q.env().getConfig().getConfiguration().toMap();
+        group.settings().forEach(q::set);
+        try {
+            return action.run();
+        } finally {
+            group.settings().keySet().forEach(k -> q.set(k, before.getOrDefault(k, NEUTRAL.get(k))));
+        }
     }
 }

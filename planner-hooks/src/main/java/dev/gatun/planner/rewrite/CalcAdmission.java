@@ -29,7 +29,7 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Decides whether one Calc runs natively, and if not, why. In order: every type it reads and
  * writes maps to Arrow; every expression translates to an admitted Substrait function; the
- * cost rule (docs/using.md) says native pays off.
+ * cost rule ({@link CostRule}, docs/planner.md) says native pays off.
  */
 public final class CalcAdmission {
     private final TableConfig config;
@@ -69,14 +69,14 @@ public final class CalcAdmission {
         List<int[]> readPaths = ReadPaths.of(all);
         checkTypes(inputType, readPaths, outputType);
 
-        boolean force = config.get(GatunOptions.FORCE);
-        if (!force && condition == null && projections.stream().allMatch(p -> ReadPaths.path(p) != null)) {
-            throw new NotAdmittedException("the Calc only selects, renames or reorders columns: crossing to native"
-                    + " would cost more than it saves (gatun.native.force=true overrides)");
-        }
         byte[] plan = new CalcTranslator(inputType, readPaths, types,
                 config.get(GatunOptions.DISABLED_FUNCTIONS)).translate(projections, condition, outputType);
         checkNatively(plan, inputType, readPaths, outputType);
+        // after translation, so that a Calc the cost rule rejects still names what would stop it natively
+        String rejection = new CostRule(config).rejection(projections, condition);
+        if (rejection != null) {
+            throw new NotAdmittedException(rejection);
+        }
         return new NativeCalcSpec(plan, inputType, readPaths, outputType, isInsertOnly(calc),
                 config.get(GatunOptions.BATCH_ROWS), config.get(GatunOptions.BATCH_LATENCY).toMillis(),
                 types.nanosecondTimestamps());

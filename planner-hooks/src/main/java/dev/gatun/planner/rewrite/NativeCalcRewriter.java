@@ -7,9 +7,12 @@ import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rel.RelNode;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Replaces every admitted {@link StreamPhysicalCalc} with a {@link StreamPhysicalNativeCalc}, 1:1. */
 final class NativeCalcRewriter {
+    private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
     private final CalcAdmission admission;
     private final Map<RelNode, RelNode> rewritten = new IdentityHashMap<>();
 
@@ -28,6 +31,11 @@ final class NativeCalcRewriter {
             StreamPhysicalCalc calc = (StreamPhysicalCalc) withInputs;
             CalcDecision decision = admission.decide(calc);
             PlanReport.record(decision);
+            if (decision.isNative()) {
+                LOG.debug("Gatun: {}", decision);
+            } else {
+                LOG.info("Gatun: {}", decision);
+            }
             if (decision.isNative()) {
                 result = new StreamPhysicalNativeCalc(calc, decision.spec());
             }

@@ -201,6 +201,8 @@ public final class CalcTranslator {
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
+            case "LTRIM" -> oneSidedTrim(c, "gatun_flink_trim_leading", type);
+            case "RTRIM" -> oneSidedTrim(c, "gatun_flink_trim_trailing", type);
             case "ABS" -> numericUnary(c, "gatun_flink_abs", type);
             case "COALESCE" -> coalesce(c, type);
             case "IF" -> caseWhen(c, type); // IF(cond, then, else) has CASE's operand layout
@@ -271,6 +273,13 @@ public final class CalcTranslator {
             return new Typed[] {a, b};
         }
         LogicalType target = null;
+        if ((isFloat(a.type) && isDecimal(b.type)) || (isDecimal(a.type) && isFloat(b.type))) {
+            // DecimalDataUtils.compare(DecimalData, double) is Double.compare on the decimal's double
+            // value: a total order (NaN above every number, -0.0 below 0.0) that no admitted
+            // function implements; Java-primitive comparisons would differ on NaN and -0.0
+            throw refused(c, "compares a floating-point value with a DECIMAL, which Flink does with"
+                    + " Double.compare (NaN above every number, -0.0 below 0.0); not admitted natively");
+        }
         if (isNumeric(a.type) && isNumeric(b.type)) {
             target = commonNumeric(a.type, b.type);
         } else if (Kinds.timestampUnit(a.type) > 0 && a.type.getTypeRoot() == b.type.getTypeRoot()) {
@@ -453,6 +462,9 @@ public final class CalcTranslator {
 
     private Typed cast(RexCall c, Typed x, LogicalType to, String function) {
         LogicalType from = x.type;
+        if (isLocalZoned(from) != isLocalZoned(to) && from.getTypeRoot() != LogicalTypeRoot.NULL) {
+            throw refused(c, SESSION_ZONE);
+        }
         if (from.copy(true).equals(to.copy(true)) || from.getTypeRoot() == LogicalTypeRoot.NULL) {
             return implicit(c, x, to);
         }
@@ -545,6 +557,18 @@ public final class CalcTranslator {
         return new Typed(fn(name, type, s.expr, chars.expr), type);
     }
 
+    /** LTRIM(s) / RTRIM(s): Flink strips spaces (U+0020) only, as TRIM(LEADING/TRAILING ' ' FROM s). */
+    private Typed oneSidedTrim(RexCall c, String name, LogicalType type) {
+        if (c.getOperands().size() != 1) {
+            throw refused(c, "with " + c.getOperands().size() + " arguments is not admitted natively");
+        }
+        Typed s = translate(c.getOperands().get(0));
+        if (!isString(s.type)) {
+            throw refused(c, "is not admitted natively");
+        }
+        return new Typed(fn(name, type, s.expr, Literals.string(" ")), type);
+    }
+
     private Typed like(RexCall c, LogicalType type) {
         if (c.getOperator() instanceof SqlLikeOperator op && !op.isCaseSensitive()) {
             throw refused(c, "is not admitted natively (case-insensitive)");
@@ -561,6 +585,9 @@ public final class CalcTranslator {
     private Typed extract(RexCall c, LogicalType type) {
         String unit = unit(c, c.getOperands().get(0), "gatun_flink_extract");
         Typed x = translate(c.getOperands().get(1));
+        if (isLocalZoned(x.type)) {
+            throw refused(c, SESSION_ZONE);
+        }
         if (!Kinds.isLocalTemporal(x.type) || type.getTypeRoot() != LogicalTypeRoot.BIGINT) {
             throw refused(c, "is not admitted natively");
         }
@@ -572,6 +599,9 @@ public final class CalcTranslator {
             throw refused(c, "is not admitted natively (only FLOOR/CEIL of a date or time TO a unit is)");
         }
         Typed x = translate(c.getOperands().get(0));
+        if (isLocalZoned(x.type)) {
+            throw refused(c, SESSION_ZONE);
+        }
         String unit = unit(c, c.getOperands().get(1), name);
         if (!Kinds.isLocalTemporal(x.type) || !sameArrow(x.type, type)) {
             throw refused(c, "is not admitted natively");
@@ -588,6 +618,17 @@ public final class CalcTranslator {
             throw refused(c, "with unit " + unit + " is not admitted natively");
         }
         return unit;
+    }
+
+    /**
+     * Why TIMESTAMP_LTZ conversions and fields stay on Flink: they depend on the session zone, and
+     * the native temporal functions take zone-free values only (native/admission/README.md).
+     */
+    private static final String SESSION_ZONE = "depends on table.local-time-zone (it converts a TIMESTAMP_LTZ"
+            + " instant to or from local time), which the native functions do not take; not admitted natively";
+
+    private static boolean isLocalZoned(LogicalType t) {
+        return t.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     // ---- Substrait building blocks ----

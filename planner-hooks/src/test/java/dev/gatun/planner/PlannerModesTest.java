@@ -1,0 +1,114 @@
+package dev.gatun.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
+import dev.gatun.planner.rewrite.CalcDecision;
+import dev.gatun.planner.testing.CollectSinkFactory;
+import dev.gatun.planner.testing.Queries;
+import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.TestTables;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.api.CompiledPlan;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.PlanReference;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Batch mode, compiled plans, and pruning through the nodes Flink puts between a Calc and its source. */
+@ExtendWith(LeakCheckExtension.class)
+class PlannerModesTest {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
+
+    private static Queries q;
+
+    @BeforeAll
+    static void tables() {
+        q = new Queries();
+        TestTables.createT(q, "t", 200);
+        // a rowtime must not be NULL, and t.ts has NULLs
+        q.sql("CREATE TEMPORARY TABLE tw (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
+                + " WATERMARK FOR wts AS wts - INTERVAL '1' SECOND) LIKE t");
+    }
+
+    /** The rows a changelog leaves after applying its inserts, updates and deletes, sorted. */
+    private static List<String> materialize(List<String> changelog) {
+        List<String> rows = new ArrayList<>();
+        for (String change : changelog) {
+            String row = change.substring(2);
+            if (change.startsWith("+")) {
+                rows.add(row);
+            }
+        }
+        for (String change : changelog) {
+            if (change.startsWith("-")) {
+                assertTrue(rows.remove(change.substring(2)), "retracts a row it never added: " + change);
+            }
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    @Test
+    void batchPlansStayStockAndExplainSaysWhy() throws Exception {
+        Queries batch = new Queries(EnvironmentSettings.inBatchMode());
+        TestTables.createT(batch, "t", 200);
+        String sql = "SELECT id, a + 1, UPPER(s) FROM t WHERE a > 0";
+        String plan = batch.explain(sql);
+        assertTrue(plan.contains("batch mode: every Calc stays on Flink") && !plan.contains("NativeCalc"), plan);
+        assertTrue(batch.decisions(sql).isEmpty(), "Gatun decided on a batch Calc");
+        List<String> rows = batch.run(sql, true);
+        assertFalse(rows.isEmpty());
+        assertEquals(q.run(sql, false), rows);
+    }
+
+    @Test
+    void compiledPlansRunTheCalcOnFlinkAndSayWhy() throws Exception {
+        String select = "SELECT id, a + 1 AS a1, b * 2 AS b2 FROM t WHERE a > 0";
+        assertTrue(q.decisions(select).stream().allMatch(CalcDecision::isNative), "not native without compiling");
+        String id = CollectSinkFactory.newId();
+        q.sql("CREATE TEMPORARY TABLE compiled_sink (id BIGINT NOT NULL, a1 INT, b2 BIGINT)"
+                + " WITH ('connector' = 'gatun-test-collect', 'id' = '" + id + "')");
+        CompiledPlan plan = q.env().compilePlanSql("INSERT INTO compiled_sink " + select);
+        String json = plan.asJsonString();
+        assertTrue(json.contains("stream-exec-calc") && json.contains(StreamPhysicalNativeCalc.COMPILED_PLAN_REASON),
+                json);
+        assertFalse(json.contains("native=["), json);
+
+        CompiledPlan restored = q.env().loadPlan(PlanReference.fromJsonString(json));
+        restored.execute().await();
+        List<String> stock = q.run(select, false);
+        assertFalse(stock.isEmpty());
+        assertEquals(stock, CollectSinkFactory.take(id));
+    }
+
+    @Test
+    void pruningReachesThroughWatermarkAndMiniBatchAssigners() throws Exception {
+        q.set("table.exec.mini-batch.enabled", "true");
+        q.set("table.exec.mini-batch.allow-latency", "100 ms");
+        q.set("table.exec.mini-batch.size", "50");
+        try {
+            String sql = "SELECT k, COUNT(*), SUM(w) FROM (SELECT MOD(id, 5) AS k, tw.r.z.w + 1 AS w FROM tw"
+                    + " WHERE tw.r.x > 3 AND UPPER(tw.r.y) <> 'Y2') GROUP BY k";
+            String plan = q.explain(sql);
+            assertTrue(plan.contains("WatermarkAssigner") && plan.contains("MiniBatchAssigner"), plan);
+            assertTrue(plan.contains("reads=[id, r.x, r.y, r.z.w]"), plan);
+            assertTrue(q.decisions(sql).stream().allMatch(CalcDecision::isNative), plan);
+            // mini-batches close on processing time, so the intermediate updates differ run to run:
+            // compare what the changelogs materialize to
+            List<String> rows = materialize(q.run(sql, true));
+            assertFalse(rows.isEmpty());
+            assertEquals(materialize(q.run(sql, false)), rows);
+        } finally {
+            q.set("table.exec.mini-batch.enabled", "false");
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.gatun.planner.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.RuntimeConverter;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.DynamicTableSink.DataStructureConverter;
+import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.DataType;
+
+/**
+ * {@code 'connector' = 'gatun-test-collect', 'id' = '...'}: a sink that keeps every changelog row
+ * as {@code Row.toString()} ({@code +I[..]}, {@code -U[..]}, ...) in this JVM, so that many
+ * queries can run as one job (a statement set) and still be compared one by one. With
+ * {@code 'upsert' = 'true'} it asks for an upsert changelog (no UPDATE_BEFORE).
+ */
+public final class CollectSinkFactory implements DynamicTableSinkFactory {
+    static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
+    static final ConfigOption<Boolean> UPSERT = ConfigOptions.key("upsert").booleanType().defaultValue(false);
+    private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT = new AtomicInteger();
+
+    /** A fresh sink id; its rows are read back with {@link #take(String)}. */
+    public static String newId() {
+        String id = "sink" + NEXT.incrementAndGet();
+        ROWS.put(id, new ArrayList<>());
+        return id;
+    }
+
+    /** The rows collected under {@code id}, sorted; forgets them. */
+    public static List<String> take(String id) {
+        List<String> rows = ROWS.remove(id);
+        if (rows == null) {
+            throw new IllegalStateException("no sink " + id);
+        }
+        synchronized (rows) {
+            List<String> sorted = new ArrayList<>(rows);
+            sorted.sort(null);
+            return sorted;
+        }
+    }
+
+    @Override
+    public String factoryIdentifier() {
+        return "gatun-test-collect";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(ID);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(UPSERT);
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        return new CollectSink(helper.getOptions().get(ID), helper.getOptions().get(UPSERT),
+                context.getPhysicalRowDataType());
+    }
+
+    private record CollectSink(String id, boolean upsert, DataType type) implements DynamicTableSink {
+        @Override
+        public ChangelogMode getChangelogMode(ChangelogMode requested) {
+            return upsert ? ChangelogMode.upsert() : ChangelogMode.all();
+        }
+
+        @Override
+        public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+            return SinkV2Provider.of(new Collector(id, context.createDataStructureConverter(type)));
+        }
+
+        @Override
+        public DynamicTableSink copy() {
+            return new CollectSink(id, upsert, type);
+        }
+
+        @Override
+        public String asSummaryString() {
+            return "gatun-test-collect(" + id + ")";
+        }
+    }
+
+    private record Collector(String id, DataStructureConverter converter) implements Sink<RowData> {
+        @Override
+        public SinkWriter<RowData> createWriter(WriterInitContext context) {
+            converter.open(RuntimeConverter.Context.create(Thread.currentThread().getContextClassLoader()));
+            List<String> rows = ROWS.get(id);
+            return new SinkWriter<>() {
+                @Override
+                public void write(RowData row, Context ctx) {
+                    String s = String.valueOf(converter.toExternal(row));
+                    synchronized (rows) {
+                        rows.add(s);
+                    }
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}
