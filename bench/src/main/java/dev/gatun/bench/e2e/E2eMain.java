@@ -78,7 +78,7 @@ public final class E2eMain {
             E2eReport.writeCsv(all, out.resolve(E2eReport.CSV)); // keep what finished if a later query fails
         }
         E2eReport.writeSummary(all, selected, command,
-                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), out);
+                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), runner.notNative(), out);
         System.out.println("wrote " + out.toAbsolutePath().normalize().resolve(E2eReport.CSV)
                 + ", e2e-summary.md and charts; plans in " + plans.toAbsolutePath().normalize());
         if (!runner.problems().isEmpty()) {

@@ -36,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
     BenchJvm.ARROW_NO_NULL_CHECK})
 public class EntryTransposeBench {
     /** {@code shape/format}: Nexmark Bid both ways, 20 mixed columns, three 200-byte strings, 3 of 40 columns. */
-    @Param({"bid/generic", "bid/binary", "mixed20/binary", "strings/binary", "wide40/binary"})
+    @Param({"bid/generic", "bid/binary", "bid/stream", "bid/packed", "mixed20/binary", "strings/binary",
+        "wide40/binary"})
     public String rows;
 
     private RowBatch batch;

@@ -38,6 +38,15 @@ public final class E2eReport {
     /** Writes the summary and charts next to {@code outDir/e2e-trials.csv}. */
     public static void writeSummary(List<Trial> trials, List<Query> queries, String command, String note,
                                     Path outDir) throws IOException {
+        writeSummary(trials, queries, command, note, Map.of(), outDir);
+    }
+
+    /**
+     * As above; {@code notNative} maps the queries whose Gatun plan had no native island to
+     * Gatun's reason, and their status says so instead of met/missed.
+     */
+    public static void writeSummary(List<Trial> trials, List<Query> queries, String command, String note,
+                                    Map<String, String> notNative, Path outDir) throws IOException {
         Charts.RangeBars throughput = new Charts.RangeBars();
         Charts.RangeBars ratios = new Charts.RangeBars();
         boolean anyGatun = false;
@@ -74,6 +83,10 @@ public final class E2eReport {
                 gatunCell = format(g);
                 ratioCell = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", ratio, pairs.min(), pairs.max());
                 status = ratio >= query.minRatio() ? "met" : "**missed**";
+                if (notNative.containsKey(query.id())) {
+                    status = "not native: " + notNative.get(query.id()).lines().findFirst().orElse("")
+                            .replace("|", "/");
+                }
             }
             md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s | %s | %s | %s |%n", query.title(),
                     stock.get(0).rows(), format(s), gatunCell, ratioCell, query.target(), status));

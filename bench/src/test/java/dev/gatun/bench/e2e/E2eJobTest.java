@@ -57,6 +57,24 @@ class E2eJobTest {
         assertEquals(List.of("q1", "q2"), Queries.select("q1,q2").stream().map(Query::id).toList());
     }
 
+    @Test
+    void everyQueryRunsAsANativeIslandUnderGatun() {
+        GatunEngine gatun = new GatunEngine();
+        assertTrue(gatun.unavailableReason().isEmpty(), () -> gatun.unavailableReason().get());
+        for (Query q : Queries.ALL) {
+            TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+            gatun.configure(tEnv);
+            if (q.forceNative()) {
+                gatun.forceNative(tEnv);
+            }
+            tEnv.executeSql(NexmarkSourceFactory.createTableDdl(q.kind(), Shapes.byName(q.kind()), 10, 1,
+                    RowFormat.GENERIC));
+            String plan = gatun.explain(tEnv, q.sql());
+            assertTrue(gatun.runsNative(plan), q.id() + " has no native island:\n" + plan);
+            assertTrue(!EngineConfigurer.STOCK.runsNative(plan));
+        }
+    }
+
     private static String rootMessage(Throwable t) {
         StringBuilder all = new StringBuilder();
         for (Throwable c = t; c != null; c = c.getCause()) {
