@@ -107,16 +107,20 @@ public final class E2eRunner {
             }
         }
         Checksums.take(key);
+        Checksums.takeTaskCpuNanos(key);
         long start = System.nanoTime();
         TableResult result = tEnv.executeSql(insert);
         JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
+        long cpuNanos = Checksums.takeTaskCpuNanos(key);
         Trial trial = new Trial(query.id(), engine.name(), phase, index, settings.rows(), job.getNetRuntime(),
-                wallMillis, checksum.rows(), checksum.hex());
+                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000);
         System.out.printf(java.util.Locale.ROOT,
-                "  %-9s %-6s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms), %d result rows, checksum %s%n",
+                "  %-9s %-6s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms), %d result rows,"
+                        + " checksum %s%n",
                 query.id(), engine.name(), phase, index, trial.rowsPerSecond(), trial.netMillis(), wallMillis,
+                trial.taskCpuMillis(),
                 trial.resultRows(), trial.checksum());
         return trial;
     }
