@@ -23,6 +23,7 @@ class E2eJobTest {
         tEnv.executeSql("CREATE TEMPORARY TABLE sink (" + NexmarkSourceFactory.columnsDdl(Shapes.BID)
                 + ") WITH ('connector' = 'gatun-blackhole', 'key' = '" + key + "')");
         tEnv.executeSql("INSERT INTO sink " + sql).await();
+        assertTrue(Checksums.takeTaskCpuNanos(key) > 0, "the sink records its task thread's CPU time");
         return Checksums.take(key);
     }
 
