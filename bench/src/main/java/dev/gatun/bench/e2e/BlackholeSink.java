@@ -46,6 +46,7 @@ final class BlackholeSink implements Sink<RowData> {
         @Override
         public void close() {
             Checksums.add(key, rows, sum);
+            Checksums.addTaskCpu(key, java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
         }
     }
 }

@@ -19,11 +19,26 @@ public final class Checksums {
     }
 
     private static final ConcurrentHashMap<String, Checksum> BY_KEY = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Long> TASK_CPU_NANOS = new ConcurrentHashMap<>();
 
     private Checksums() {}
 
     static void add(String key, long rows, long sum) {
         BY_KEY.merge(key, new Checksum(rows, sum), Checksum::plus);
+    }
+
+    /**
+     * CPU time of a sink's task thread when the sink closed: with source, Calc and sink chained
+     * into one task (parallelism 1), the CPU the whole pipeline used, whatever else the machine ran.
+     */
+    static void addTaskCpu(String key, long nanos) {
+        TASK_CPU_NANOS.merge(key, nanos, Long::sum);
+    }
+
+    /** Removes and returns the task-thread CPU nanos recorded under {@code key}; -1 when none. */
+    public static long takeTaskCpuNanos(String key) {
+        Long n = TASK_CPU_NANOS.remove(key);
+        return n == null ? -1 : n;
     }
 
     /** Removes and returns what the sinks with {@code key} saw; zero rows when none wrote. */

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * {@code bin/gatun bench e2e [--rows N] [--warmups W] [--trials T] [--queries all|id,id]
- * [--parallelism P] [--row-format generic|binary] [--seed S] [--out DIR] [--plans DIR]}:
+ * [--parallelism P] [--row-format generic|binary] [--seed S] [--engines stock,gatun] [--out DIR] [--plans DIR]}:
  * the end-to-end comparison, written to {@code DIR/e2e-trials.csv}, {@code e2e-summary.md} and
  * the PNG charts. Exits non-zero when runs of a query disagree.
  */
@@ -25,6 +25,7 @@ public final class E2eMain {
         int trials = 5;
         int parallelism = 1;
         String queries = "all";
+        List<String> engineNames = List.of("stock", "gatun");
         RowFormat rowFormat = RowFormat.GENERIC;
         Path out = Path.of("../docs/bench");
         Path plans = Path.of("target/e2e-plans");
@@ -44,6 +45,7 @@ public final class E2eMain {
                 case "--row-format" -> rowFormat = RowFormat.of(value);
                 case "--out" -> out = Path.of(value);
                 case "--plans" -> plans = Path.of(value);
+                case "--engines" -> engineNames = List.of(value.split(",")); // e.g. gatun alone, under a profiler
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see E2eMain's javadoc)");
             }
             if (!args[i].equals("--out")) {
@@ -56,12 +58,15 @@ public final class E2eMain {
             System.out.println("note: fewer than 5 trials: a smoke run, not a measurement");
         }
         List<Query> selected = Queries.select(queries);
-        List<EngineConfigurer> engines = new ArrayList<>(List.of(EngineConfigurer.STOCK));
+        List<EngineConfigurer> engines = new ArrayList<>();
+        if (engineNames.contains("stock")) {
+            engines.add(EngineConfigurer.STOCK);
+        }
         GatunEngine gatun = new GatunEngine();
         Optional<String> unavailable = gatun.unavailableReason();
         if (unavailable.isPresent()) {
             System.out.println("Gatun: unavailable (" + unavailable.get() + "); running stock Flink only");
-        } else {
+        } else if (engineNames.contains("gatun")) {
             engines.add(gatun);
         }
         String command = ("bin/gatun bench e2e " + String.join(" ", userArgs)).trim();
@@ -78,7 +83,7 @@ public final class E2eMain {
             E2eReport.writeCsv(all, out.resolve(E2eReport.CSV)); // keep what finished if a later query fails
         }
         E2eReport.writeSummary(all, selected, command,
-                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), out);
+                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), runner.notNative(), out);
         System.out.println("wrote " + out.toAbsolutePath().normalize().resolve(E2eReport.CSV)
                 + ", e2e-summary.md and charts; plans in " + plans.toAbsolutePath().normalize());
         if (!runner.problems().isEmpty()) {

@@ -29,10 +29,19 @@ public final class E2eRunner {
     private final Settings settings;
     private final List<EngineConfigurer> engines;
     private final List<String> problems = new ArrayList<>();
+    private final java.util.Map<String, String> notNative = new java.util.LinkedHashMap<>();
 
     public E2eRunner(Settings settings, List<EngineConfigurer> engines) {
         this.settings = settings;
         this.engines = engines;
+    }
+
+    /**
+     * Queries whose Gatun plan had no native island (query id → Gatun's decision lines): their
+     * "Gatun" figures are stock Flink under the Gatun planner, and the summary says so.
+     */
+    public java.util.Map<String, String> notNative() {
+        return notNative;
     }
 
     /** Disagreements between runs, empty when all agreed. */
@@ -67,11 +76,18 @@ public final class E2eRunner {
         return out;
     }
 
+    private String firstPhase() {
+        return settings.warmups() > 0 ? "warmup" : "trial";
+    }
+
     private Trial runOnce(Query query, EngineConfigurer engine, String phase, int index)
             throws ExecutionException, InterruptedException, IOException {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", Integer.toString(settings.parallelism()));
         engine.configure(tEnv);
+        if (query.forceNative()) {
+            engine.forceNative(tEnv);
+        }
         tEnv.executeSql(NexmarkSourceFactory.createTableDdl(query.kind(), Shapes.byName(query.kind()),
                 settings.rows(), settings.seed(), settings.rowFormat()));
         String key = query.id() + "/" + engine.name() + "/" + phase + "/" + index;
@@ -80,22 +96,31 @@ public final class E2eRunner {
                 .option(BlackholeSinkFactory.KEY, key)
                 .build());
         String insert = "INSERT INTO sink " + query.sql();
-        if (index == 0 && phase.equals("trial") && settings.plansDir() != null) {
+        if (index == 0 && phase.equals(firstPhase()) && settings.plansDir() != null) {
+            String plan = engine.explain(tEnv, insert);
             Files.createDirectories(settings.plansDir());
-            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + ".txt"),
-                    engine.explain(tEnv, insert));
+            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + ".txt"), plan);
+            if (!engine.name().equals("stock") && !engine.runsNative(plan)) {
+                String why = plan.contains("== Gatun ==") ? plan.substring(plan.indexOf("== Gatun ==") + 11).strip() : "";
+                notNative.put(query.id(), why);
+                System.out.println("  NOTE: " + query.id() + " has no native island on " + engine.name() + ": " + why);
+            }
         }
         Checksums.take(key);
+        Checksums.takeTaskCpuNanos(key);
         long start = System.nanoTime();
         TableResult result = tEnv.executeSql(insert);
         JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
+        long cpuNanos = Checksums.takeTaskCpuNanos(key);
         Trial trial = new Trial(query.id(), engine.name(), phase, index, settings.rows(), job.getNetRuntime(),
-                wallMillis, checksum.rows(), checksum.hex());
+                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000);
         System.out.printf(java.util.Locale.ROOT,
-                "  %-9s %-6s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms), %d result rows, checksum %s%n",
+                "  %-9s %-6s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms), %d result rows,"
+                        + " checksum %s%n",
                 query.id(), engine.name(), phase, index, trial.rowsPerSecond(), trial.netMillis(), wallMillis,
+                trial.taskCpuMillis(),
                 trial.resultRows(), trial.checksum());
         return trial;
     }

@@ -14,6 +14,14 @@ public interface EngineConfigurer {
     /** Prepares a fresh environment before the source, sink and query are registered. */
     void configure(TableEnvironment tEnv);
 
+    /** For queries that measure the perimeter itself: send admitted Calcs native whatever the cost rule says. */
+    default void forceNative(TableEnvironment tEnv) {}
+
+    /** Whether {@code plan} (from {@link #explain}) runs a native island; stock Flink never does. */
+    default boolean runsNative(String plan) {
+        return false;
+    }
+
     /** The plan of {@code statement} as this engine will run it. */
     default String explain(TableEnvironment tEnv, String statement) {
         return tEnv.explainSql(statement);

@@ -82,6 +82,16 @@ public final class GatunEngine implements EngineConfigurer {
     }
 
     @Override
+    public void forceNative(TableEnvironment tEnv) {
+        tEnv.getConfig().set("gatun.native.force", "true");
+    }
+
+    @Override
+    public boolean runsNative(String plan) {
+        return plan.contains("NativeCalc(");
+    }
+
+    @Override
     public String explain(TableEnvironment tEnv, String statement) {
         return explain == null ? tEnv.explainSql(statement) : (String) invoke(explain, tEnv, statement);
     }

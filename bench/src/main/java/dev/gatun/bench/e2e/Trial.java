@@ -1,10 +1,18 @@
 package dev.gatun.bench.e2e;
 
-/** One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job runtime. */
+/**
+ * One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job
+ * runtime; {@code taskCpuMillis} is the CPU time of the chained task's thread (-1 if unknown).
+ */
 public record Trial(String query, String engine, String phase, int index, long rows, long netMillis,
-                    long wallMillis, long resultRows, String checksum) {
+                    long wallMillis, long resultRows, String checksum, long taskCpuMillis) {
     public static final String CSV_HEADER =
-            "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,checksum";
+            "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,checksum,task_cpu_ms";
+
+    public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
+                 long resultRows, String checksum) {
+        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, -1);
+    }
 
     public double rowsPerSecond() {
         return rows * 1000.0 / Math.max(netMillis, 1);
@@ -17,12 +25,12 @@ public record Trial(String query, String engine, String phase, int index, long r
     public String csv() {
         return String.join(",", query, engine, phase, Integer.toString(index), Long.toString(rows),
                 Long.toString(netMillis), Long.toString(wallMillis), String.format(java.util.Locale.ROOT, "%.1f",
-                        rowsPerSecond()), Long.toString(resultRows), checksum);
+                        rowsPerSecond()), Long.toString(resultRows), checksum, Long.toString(taskCpuMillis));
     }
 
     public static Trial parse(String line) {
         String[] f = line.split(",");
         return new Trial(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
-                Long.parseLong(f[6]), Long.parseLong(f[8]), f[9]);
+                Long.parseLong(f[6]), Long.parseLong(f[8]), f[9], f.length > 10 ? Long.parseLong(f[10]) : -1);
     }
 }

@@ -23,9 +23,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Entry transpose, one 4096-row batch per operation (allocate, write row-major, release), for
  * each row shape. Implementations compared in the same run: Arrow Java growing {@code setSafe}
  * writer, Arrow Java pre-sized unchecked writer, and the physical floor in its two parts (add
- * {@code floorRead + floorCopy}). Gatun's transpose joins as {@code gatun} (see
- * {@link GatunPendingBenchmarks}). Heap bytes per row: run with {@code -prof gc} and divide
- * {@code gc.alloc.rate.norm} by 4096.
+ * {@code floorRead + floorCopy}). Gatun's transpose is
+ * {@code transpose.EntryTransposeGatunBench.gatun} with the same {@code @Param}s: run both classes
+ * in one JMH invocation; {@link CpuTimeProbe} times all of them in thread CPU time. Heap bytes
+ * per row: run with {@code -prof gc} and divide {@code gc.alloc.rate.norm} by 4096.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
     BenchJvm.ARROW_NO_NULL_CHECK})
 public class EntryTransposeBench {
     /** {@code shape/format}: Nexmark Bid both ways, 20 mixed columns, three 200-byte strings, 3 of 40 columns. */
-    @Param({"bid/generic", "bid/binary", "mixed20/binary", "strings/binary", "wide40/binary"})
+    @Param({"bid/generic", "bid/binary", "bid/stream", "bid/packed", "mixed20/binary", "strings/binary",
+        "wide40/binary"})
     public String rows;
 
     private RowBatch batch;

@@ -19,7 +19,9 @@ import org.jfree.data.category.DefaultCategoryDataset;
  */
 public final class JmhReport {
     /** Benchmarks whose operation is one 4096-row batch, so bytes per row = bytes per op / 4096. */
-    private static final List<String> PER_BATCH = List.of("EntryTransposeBench", "CrossingBench", "ExitTransposeBench");
+    private static final List<String> PER_BATCH = List.of("EntryTransposeBench", "EntryTransposeGatunBench",
+            "CrossingBench", "ExitTransposeGatunBench");
+    private static final List<String> ENTRY = List.of("EntryTransposeBench", "EntryTransposeGatunBench");
     private static final int BATCH_ROWS = 4096;
 
     /** One benchmark result. */
@@ -68,21 +70,45 @@ public final class JmhReport {
                             "%.3f", r.error()), r.unit(), number(r.allocBytesPerOp()),
                     number(r.allocBytesPerRow())));
         }
-        Files.writeString(outDir.resolve("jmh-summary.md"), md);
 
         DefaultCategoryDataset transposes = new DefaultCategoryDataset();
-        Map<String, Double> floors = new LinkedHashMap<>();
+        Map<String, Map<String, Result>> byShape = new LinkedHashMap<>();
         for (Result r : results) {
-            if (!r.className().equals("EntryTransposeBench")) {
-                continue;
-            }
-            String shape = r.params().replace("rows=", "");
-            transposes.addValue(r.score(), r.method(), shape);
-            if (r.method().startsWith("floor")) {
-                floors.merge(shape, r.score(), Double::sum);
+            if (ENTRY.contains(r.className())) {
+                byShape.computeIfAbsent(r.params().replace("rows=", ""), k -> new LinkedHashMap<>()).put(r.method(), r);
             }
         }
-        floors.forEach((params, total) -> transposes.addValue(total, "floor (read + copy)", params));
+        if (!byShape.isEmpty()) {
+            md.append("\n## Entry transpose against the floor and the Arrow Java writers\n\n")
+                    .append("µs per 4096-row batch. floor = floorRead + floorCopy. Targets on Bid: Gatun ≤ 2.0× floor,"
+                            + " growing / Gatun ≥ 2.5, ≤ 8 heap B/row.\n\n")
+                    .append("| rows | floor (read + copy) | Gatun | Gatun / floor | Gatun B/row | pre-sized | growing |"
+                            + " growing / Gatun |\n|---|---|---|---|---|---|---|---|\n");
+        }
+        for (Map.Entry<String, Map<String, Result>> e : byShape.entrySet()) {
+            Map<String, Result> m = e.getValue();
+            m.values().forEach(r -> transposes.addValue(r.score(), r.method(), e.getKey()));
+            Result read = m.get("floorRead");
+            Result copy = m.get("floorCopy");
+            Result gatun = m.get("gatun");
+            Result growing = m.get("arrowJavaGrowing");
+            Result presized = m.get("arrowJavaPresized");
+            double floor = read != null && copy != null ? read.score() + copy.score() : Double.NaN;
+            if (!Double.isNaN(floor)) {
+                transposes.addValue(floor, "floor (read + copy)", e.getKey());
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", e.getKey(),
+                    Double.isNaN(floor) ? "" : String.format(Locale.ROOT, "%.0f (%.0f + %.0f)", floor, read.score(),
+                            copy.score()),
+                    gatun == null ? "" : String.format(Locale.ROOT, "%.0f ± %.0f", gatun.score(), gatun.error()),
+                    gatun == null || Double.isNaN(floor) ? "" : String.format(Locale.ROOT, "%.2f×", gatun.score() / floor),
+                    gatun == null ? "" : number(gatun.allocBytesPerRow()),
+                    presized == null ? "" : String.format(Locale.ROOT, "%.0f", presized.score()),
+                    growing == null ? "" : String.format(Locale.ROOT, "%.0f", growing.score()),
+                    gatun == null || growing == null ? "" : String.format(Locale.ROOT, "%.2f×",
+                            growing.score() / gatun.score())));
+        }
+        Files.writeString(outDir.resolve("jmh-summary.md"), md);
         if (transposes.getRowCount() > 0) {
             Charts.bars("Entry transpose: µs per 4096-row batch vs the physical floor", "µs per batch", transposes,
                     outDir.resolve("transpose-us.png"));

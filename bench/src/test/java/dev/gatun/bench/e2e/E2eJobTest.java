@@ -23,6 +23,7 @@ class E2eJobTest {
         tEnv.executeSql("CREATE TEMPORARY TABLE sink (" + NexmarkSourceFactory.columnsDdl(Shapes.BID)
                 + ") WITH ('connector' = 'gatun-blackhole', 'key' = '" + key + "')");
         tEnv.executeSql("INSERT INTO sink " + sql).await();
+        assertTrue(Checksums.takeTaskCpuNanos(key) > 0, "the sink records its task thread's CPU time");
         return Checksums.take(key);
     }
 
@@ -55,6 +56,24 @@ class E2eJobTest {
             assertTrue(tEnv.sqlQuery(q.sql()).explain().contains("Calc"), q.id());
         }
         assertEquals(List.of("q1", "q2"), Queries.select("q1,q2").stream().map(Query::id).toList());
+    }
+
+    @Test
+    void everyQueryRunsAsANativeIslandUnderGatun() {
+        GatunEngine gatun = new GatunEngine();
+        assertTrue(gatun.unavailableReason().isEmpty(), () -> gatun.unavailableReason().get());
+        for (Query q : Queries.ALL) {
+            TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+            gatun.configure(tEnv);
+            if (q.forceNative()) {
+                gatun.forceNative(tEnv);
+            }
+            tEnv.executeSql(NexmarkSourceFactory.createTableDdl(q.kind(), Shapes.byName(q.kind()), 10, 1,
+                    RowFormat.GENERIC));
+            String plan = gatun.explain(tEnv, q.sql());
+            assertTrue(gatun.runsNative(plan), q.id() + " has no native island:\n" + plan);
+            assertTrue(!EngineConfigurer.STOCK.runsNative(plan));
+        }
     }
 
     private static String rootMessage(Throwable t) {

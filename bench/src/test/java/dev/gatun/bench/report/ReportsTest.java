@@ -25,12 +25,17 @@ class ReportsTest {
         return new Trial(query, engine, "trial", index, 1_000_000, netMillis, netMillis + 900, 1_000_000, "00ff");
     }
 
+    private static Trial trial(String query, String engine, int index, long netMillis, long cpuMillis) {
+        return new Trial(query, engine, "trial", index, 1_000_000, netMillis, netMillis + 900, 1_000_000, "00ff",
+                cpuMillis);
+    }
+
     @Test
     void e2eSummaryHasRatiosTargetsAndCharts(@TempDir Path dir) throws Exception {
         List<Trial> trials = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            trials.add(trial("q1", "stock", i, 1000 + i));
-            trials.add(trial("q1", "gatun", i, 500 + i)); // 2× faster: met
+            trials.add(trial("q1", "stock", i, 1000 + i, 1000));
+            trials.add(trial("q1", "gatun", i, 500 + i, 400)); // 2× faster: met; 2.5× less task CPU
             trials.add(trial("wide", "stock", i, 1000));
             trials.add(trial("wide", "gatun", i, 1200)); // 1.2× the time: missed
             trials.add(trial("q2", "stock", i, 800));
@@ -40,8 +45,9 @@ class ReportsTest {
 
         E2eReport.writeSummary(trials, Queries.select("q1,q2,wide"), "bin/gatun bench e2e", null, dir);
         String md = Files.readString(dir.resolve("e2e-summary.md"));
-        assertTrue(md.contains("| 2.00× (1.99–2.00) | never slower than stock | met |"), md);
-        assertTrue(md.contains("| 0.83× (0.83–0.83) | ≤ 1.1× stock time | **missed** |"), md);
+        assertTrue(md.contains("| 2.00× (1.99–2.00) | 1,000 (1,000–1,000) | 400 (400–400) | 2.50× (2.50–2.50) |"
+                + " never slower than stock | met |"), md);
+        assertTrue(md.contains("| 0.83× (0.83–0.83) | — | — | — | ≤ 1.1× stock time | **missed** |"), md);
         assertTrue(md.contains("pending (Gatun unavailable)"), md);
         assertTrue(Files.size(dir.resolve("e2e-ratio.png")) > 1000);
         assertTrue(Files.size(dir.resolve("e2e-throughput.png")) > 1000);

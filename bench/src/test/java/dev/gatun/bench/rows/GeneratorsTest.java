@@ -108,6 +108,23 @@ class GeneratorsTest {
         assertEquals(RowBatch.ROWS, RowBatch.of("bid/generic").rows().length);
     }
 
+    @Test
+    void streamAndPackedBatchesHoldTheSameRowsInOneBufferOrInConsecutiveArrays() {
+        RowBatch binary = RowBatch.of(Shapes.MIXED20, RowFormat.BINARY, 64, 5);
+        RowBatch stream = RowBatch.deserialized(Shapes.MIXED20, 64, 5);
+        RowBatch packed = RowBatch.packed(Shapes.MIXED20, 64, 5);
+        for (int r = 0; r < 64; r++) {
+            assertEquals(binary.rows()[r], stream.rows()[r], "stream row " + r);
+            assertEquals(binary.rows()[r], packed.rows()[r], "packed row " + r);
+        }
+        BinaryRowData first = (BinaryRowData) packed.rows()[0];
+        BinaryRowData second = (BinaryRowData) packed.rows()[1];
+        assertTrue(first.getSegments()[0] == second.getSegments()[0], "packed rows share one segment");
+        assertEquals(first.getOffset() + first.getSizeInBytes() + 4, second.getOffset());
+        assertEquals("bid/stream", RowBatch.of("bid/stream").spec());
+        assertEquals("bid/packed", RowBatch.of("bid/packed").spec());
+    }
+
     private static void assertBetween(int min, int max, int actual, String what) {
         assertTrue(actual >= min && actual <= max, what + " has " + actual + " bytes, expected " + min + ".." + max);
     }

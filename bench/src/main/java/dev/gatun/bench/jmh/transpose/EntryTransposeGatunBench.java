@@ -36,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class EntryTransposeGatunBench {
-    @Param({"bid/generic", "bid/binary", "mixed20/binary", "strings/binary", "wide40/binary"})
+    @Param({"bid/generic", "bid/binary", "bid/stream", "bid/packed", "mixed20/binary", "strings/binary",
+        "wide40/binary"})
     public String rows;
 
     private RowData[] input;
