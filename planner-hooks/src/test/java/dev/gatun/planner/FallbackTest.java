@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.rewrite.CostRule;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedCluster;
 import dev.gatun.planner.testing.TestTables;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,28 +57,47 @@ class FallbackTest {
     }
 
     @Test
-    void theCostRuleKeepsMeasuredLosersStockAndSaysWhy() throws Exception {
+    void theCostRuleFollowsTheMeasuredSpeedupOfEachShapeAndSaysWhy() throws Exception {
         q.set("gatun.native.force", "false");
-        String filter = gatunSection("SELECT id, a FROM t WHERE a % 123 = 0");
-        assertTrue(filter.contains("stock (cost rule: a Calc of cheap filter measured 1.00x stock, below"
-                + " gatun.cost.min-speedup=1.10"), filter);
-        String strings = gatunSection("SELECT id, UPPER(s), a + 1 FROM t");
-        assertTrue(strings.contains("stock (cost rule: a Calc of string functions measured 0.48x"), strings);
-        String arithmetic = gatunSection("SELECT id, b * 0.908 FROM t WHERE a > 0");
-        assertTrue(arithmetic.contains("native: ") && !arithmetic.contains("stock ("), arithmetic);
-        String unmeasured = gatunSection("SELECT id, EXTRACT(YEAR FROM ts) FROM t");
-        assertTrue(unmeasured.contains("native: ") && !unmeasured.contains("stock ("), unmeasured);
-        q.set("gatun.cost.min-speedup", "0.9");
+        Map<String, CostRule.Shape> shapes = new LinkedHashMap<>();
+        shapes.put("SELECT id, a FROM t WHERE a % 123 = 0", CostRule.Shape.CHEAP_FILTER);
+        shapes.put("SELECT id, UPPER(s), a + 1 FROM t", CostRule.Shape.STRINGS);
+        shapes.put("SELECT id, b * 0.908 FROM t WHERE a > 0", CostRule.Shape.CHEAP_PROJECTION);
+        shapes.put("SELECT id, EXTRACT(YEAR FROM ts) FROM t", CostRule.Shape.OTHER);
         try {
-            String lowered = gatunSection("SELECT id, a FROM t WHERE a % 123 = 0");
-            assertTrue(lowered.contains("native: ") && !lowered.contains("stock ("), lowered);
-            String stillStrings = gatunSection("SELECT id, UPPER(s) FROM t");
-            assertTrue(stillStrings.contains("stock (cost rule: a Calc of string functions"), stillStrings);
+            for (var e : shapes.entrySet()) {
+                String sql = e.getKey();
+                OptionalDouble measured = CostRule.measured(e.getValue());
+                if (measured.isEmpty()) {
+                    assertNative(gatunSection(sql));
+                    continue;
+                }
+                double m = measured.getAsDouble();
+                double above = m + 0.01;
+                q.set("gatun.cost.min-speedup", String.format(Locale.ROOT, "%.2f", above));
+                String rejected = gatunSection(sql);
+                assertTrue(rejected.contains(String.format(Locale.ROOT,
+                        "stock (cost rule: a Calc of %s measured %.2fx stock, below gatun.cost.min-speedup=%.2f",
+                        e.getValue().description(), m, above)), rejected);
+                q.set("gatun.cost.min-speedup", String.format(Locale.ROOT, "%.2f", Math.max(0, m - 0.01)));
+                assertNative(gatunSection(sql));
+                q.set("gatun.cost.min-speedup", "1.10");
+                String byDefault = gatunSection(sql);
+                if (m >= 1.10) {
+                    assertNative(byDefault);
+                } else {
+                    assertTrue(byDefault.contains("stock (cost rule: a Calc of " + e.getValue().description()), byDefault);
+                }
+            }
         } finally {
             q.set("gatun.cost.min-speedup", "1.10");
         }
         String sql = "SELECT id, UPPER(s), a + 1 FROM t WHERE a % 3 = 0";
         assertEquals(q.run(sql, false), q.run(sql, true));
+    }
+
+    private static void assertNative(String decision) {
+        assertTrue(decision.contains("native: ") && !decision.contains("stock ("), decision);
     }
 
     @Test

@@ -85,9 +85,7 @@ public final class E2eRunner {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", Integer.toString(settings.parallelism()));
         engine.configure(tEnv);
-        if (query.forceNative()) {
-            engine.forceNative(tEnv);
-        }
+        engine.forceNative(tEnv);
         tEnv.executeSql(NexmarkSourceFactory.createTableDdl(query.kind(), Shapes.byName(query.kind()),
                 settings.rows(), settings.seed(), settings.rowFormat()));
         String key = query.id() + "/" + engine.name() + "/" + phase + "/" + index;

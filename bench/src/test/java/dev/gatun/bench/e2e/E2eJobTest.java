@@ -65,9 +65,7 @@ class E2eJobTest {
         for (Query q : Queries.ALL) {
             TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
             gatun.configure(tEnv);
-            if (q.forceNative()) {
-                gatun.forceNative(tEnv);
-            }
+            gatun.forceNative(tEnv);
             tEnv.executeSql(NexmarkSourceFactory.createTableDdl(q.kind(), Shapes.byName(q.kind()), 10, 1,
                     RowFormat.GENERIC));
             String plan = gatun.explain(tEnv, q.sql());

@@ -35,7 +35,7 @@ public final class CostRule {
         CHEAP_FILTER("cheap filter"),
         /** Any string function, LIKE or string CASE result (demo strings+case). */
         STRINGS("string functions"),
-        /** Temporal functions, DECIMAL arithmetic, casts: not measured yet. */
+        /** Temporal functions, DECIMAL arithmetic, casts. */
         OTHER("other expressions");
 
         private final String description;
@@ -43,18 +43,32 @@ public final class CostRule {
         Shape(String description) {
             this.description = description;
         }
+
+        public String description() {
+            return description;
+        }
     }
 
     /**
-     * Native rows/s divided by stock rows/s per shape. Source: the README's demo sample
-     * ({@code bin/gatun demo}, 1,000,000 bids, one run each, 2-core machine, JDK 25): q1
-     * {@code price * 0.908} 1.55x, q2 {@code auction % 123 = 0} 1.00x, strings+CASE 0.48x.
-     * Replace with the e2e figures of docs/performance.md when they are recorded.
+     * Stock cost divided by native cost per shape (> 1: native is cheaper), from the e2e benchmark
+     * (docs/performance.md, docs/bench/e2e-summary.md: {@code bin/gatun bench e2e --rows 500000
+     * --warmups 1 --trials 5}, 2-core VM, JDK 25, 2026-11-30): the median over the shape's queries
+     * of stock task-thread CPU / Gatun task-thread CPU (CPU time, because wall-clock rates on that
+     * loaded machine varied 2-3x). q1 {@code price * 0.908} 0.81; q2 {@code auction % 123 = 0}
+     * 0.90; strings 1.08, CASE chain 0.88, demo 0.82; DECIMAL arithmetic 0.60, timestamp EXTRACT
+     * and CAST 0.82.
      */
     static final java.util.Map<Shape, Double> MEASURED = java.util.Map.of(
-            Shape.CHEAP_PROJECTION, 1.55,
-            Shape.CHEAP_FILTER, 1.00,
-            Shape.STRINGS, 0.48);
+            Shape.CHEAP_PROJECTION, 0.81,
+            Shape.CHEAP_FILTER, 0.90,
+            Shape.STRINGS, 0.88,
+            Shape.OTHER, 0.71);
+
+    /** The measured speedup of a shape, if the benchmark has one. */
+    public static java.util.OptionalDouble measured(Shape shape) {
+        Double m = MEASURED.get(shape);
+        return m == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(m);
+    }
 
     private static final Set<SqlKind> CHEAP = Set.of(
             SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX,
