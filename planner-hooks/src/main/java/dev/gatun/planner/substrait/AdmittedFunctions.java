@@ -23,10 +23,14 @@ final class AdmittedFunctions {
     /** name → admitted arities; -1 stands for "variadic". */
     private final Map<String, Set<Integer>> arities;
     private final Map<String, Set<String>> units;
+    /** Functions Rust registers but the planner must not use, with the recorded reason ("unadmitted"). */
+    private final Map<String, String> unadmitted;
 
-    private AdmittedFunctions(Map<String, Set<Integer>> arities, Map<String, Set<String>> units) {
+    private AdmittedFunctions(Map<String, Set<Integer>> arities, Map<String, Set<String>> units,
+                              Map<String, String> unadmitted) {
         this.arities = arities;
         this.units = units;
+        this.unadmitted = unadmitted;
     }
 
     static AdmittedFunctions get() {
@@ -34,8 +38,16 @@ final class AdmittedFunctions {
     }
 
     boolean admits(String name, int arity) {
+        if (unadmitted.containsKey(name)) {
+            return false;
+        }
         Set<Integer> a = arities.get(name);
         return a != null && (a.contains(arity) || (a.contains(-1) && arity >= 1));
+    }
+
+    /** Why {@code name} is listed but not admitted, or null. */
+    String unadmittedReason(String name) {
+        return unadmitted.get(name);
     }
 
     boolean admitsUnit(String name, String unit) {
@@ -48,31 +60,40 @@ final class AdmittedFunctions {
             if (in == null) {
                 throw new IllegalStateException("resource " + RESOURCE + " is missing from gatun-planner-hooks");
             }
-            JsonNode root = new ObjectMapper().readTree(in);
-            Map<String, Set<Integer>> arities = new HashMap<>();
-            Map<String, Set<String>> units = new HashMap<>();
-            for (JsonNode f : root.get("functions")) {
-                String name = f.get("name").asText();
-                Set<Integer> a = arities.computeIfAbsent(name, k -> new HashSet<>());
-                for (JsonNode signature : f.get("args")) {
-                    boolean variadic = false;
-                    for (JsonNode arg : signature) {
-                        variadic |= arg.asText().equals("...");
-                    }
-                    a.add(variadic ? -1 : signature.size());
-                }
-                JsonNode u = f.get("units");
-                if (u != null && u.isArray()) {
-                    Set<String> set = new HashSet<>();
-                    u.forEach(x -> set.add(x.asText()));
-                    units.put(name, set);
-                } else if (u != null && u.asText().startsWith("as ")) {
-                    units.put(name, units.get(u.asText().substring(3)));
-                }
-            }
-            return new AdmittedFunctions(arities, units);
+            return parse(in);
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + RESOURCE, e);
         }
+    }
+
+    /** Reads an admission list in functions.json's format. */
+    static AdmittedFunctions parse(InputStream in) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(in);
+        Map<String, Set<Integer>> arities = new HashMap<>();
+        Map<String, Set<String>> units = new HashMap<>();
+        Map<String, String> unadmitted = new HashMap<>();
+        for (JsonNode f : root.get("functions")) {
+            String name = f.get("name").asText();
+            if (f.hasNonNull("unadmitted")) {
+                unadmitted.put(name, f.get("unadmitted").asText());
+            }
+            Set<Integer> a = arities.computeIfAbsent(name, k -> new HashSet<>());
+            for (JsonNode signature : f.get("args")) {
+                boolean variadic = false;
+                for (JsonNode arg : signature) {
+                    variadic |= arg.asText().equals("...");
+                }
+                a.add(variadic ? -1 : signature.size());
+            }
+            JsonNode u = f.get("units");
+            if (u != null && u.isArray()) {
+                Set<String> set = new HashSet<>();
+                u.forEach(x -> set.add(x.asText()));
+                units.put(name, set);
+            } else if (u != null && u.asText().startsWith("as ")) {
+                units.put(name, units.get(u.asText().substring(3)));
+            }
+        }
+        return new AdmittedFunctions(arities, units, unadmitted);
     }
 }

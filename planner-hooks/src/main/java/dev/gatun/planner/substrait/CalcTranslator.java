@@ -201,8 +201,8 @@ public final class CalcTranslator {
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
-            case "LTRIM" -> oneSidedTrim(c, "gatun_flink_trim_leading", type);
-            case "RTRIM" -> oneSidedTrim(c, "gatun_flink_trim_trailing", type);
+            case "LTRIM" -> trimFunction(c, "gatun_flink_trim_leading", type);
+            case "RTRIM" -> trimFunction(c, "gatun_flink_trim_trailing", type);
             case "ABS" -> numericUnary(c, "gatun_flink_abs", type);
             case "COALESCE" -> coalesce(c, type);
             case "IF" -> caseWhen(c, type); // IF(cond, then, else) has CASE's operand layout
@@ -557,16 +557,15 @@ public final class CalcTranslator {
         return new Typed(fn(name, type, s.expr, chars.expr), type);
     }
 
-    /** LTRIM(s) / RTRIM(s): Flink strips spaces (U+0020) only, as TRIM(LEADING/TRAILING ' ' FROM s). */
-    private Typed oneSidedTrim(RexCall c, String name, LogicalType type) {
-        if (c.getOperands().size() != 1) {
-            throw refused(c, "with " + c.getOperands().size() + " arguments is not admitted natively");
-        }
-        Typed s = translate(c.getOperands().get(0));
-        if (!isString(s.type)) {
+    /** LTRIM(s) / RTRIM(s) strip spaces (BinaryStringDataUtil.trimLeft/trimRight); a second argument names the characters. */
+    private Typed trimFunction(RexCall c, String name, LogicalType type) {
+        List<RexNode> ops = c.getOperands();
+        Typed s = translate(ops.get(0));
+        Typed chars = ops.size() > 1 ? translate(ops.get(1)) : new Typed(Literals.string(" "), s.type);
+        if (ops.size() > 2 || !isString(chars.type) || !isString(s.type)) {
             throw refused(c, "is not admitted natively");
         }
-        return new Typed(fn(name, type, s.expr, Literals.string(" ")), type);
+        return new Typed(fn(name, type, s.expr, chars.expr), type);
     }
 
     private Typed like(RexCall c, LogicalType type) {
@@ -634,6 +633,10 @@ public final class CalcTranslator {
     // ---- Substrait building blocks ----
 
     private Expression fn(String name, LogicalType outputType, Expression... args) {
+        String unadmitted = admitted.unadmittedReason(name);
+        if (unadmitted != null) {
+            throw new NotAdmittedException(name + " is not admitted (functions.json): " + unadmitted);
+        }
         if (!admitted.admits(name, args.length)) {
             throw new NotAdmittedException(name + " with " + args.length
                     + " arguments is not in native/admission/functions.json");
