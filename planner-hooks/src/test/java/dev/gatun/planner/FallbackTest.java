@@ -101,6 +101,14 @@ class FallbackTest {
     }
 
     @Test
+    void lowerStaysStockBecauseOfTheFinalSigma() throws Exception {
+        String decision = gatunSection("SELECT id, LOWER(s) FROM t");
+        assertTrue(decision.contains("stock (") && decision.contains("capital sigma"), decision);
+        String sql = "SELECT id, LOWER(s), a + 1 FROM t";
+        assertEquals(q.run(sql, false), q.run(sql, true));
+    }
+
+    @Test
     void anUnsupportedFunctionIsNamed() throws Exception {
         String sql = "SELECT id, MD5(s) FROM t";
         String decision = gatunSection(sql);
