@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packaged gatun-flink jar, as a Flink job uses it: its content, and a fresh JVM whose class
- * path is only Flink's jars, this jar and the job ({@code GatunSmokeJob}).
+ * path is only Flink's jars, this jar and the job ({@code GatunSmokeJob}). The tests tagged
+ * flink-smoke also run against the other Flink version CI builds with; the two without native
+ * access test Gatun's loading rather than Flink, so they run in the main suite only.
  */
-@Tag("flink-smoke")
 class GatunFlinkJarIT {
     private static final String JOB = "dev.gatun.flink.job.GatunSmokeJob";
     private static final long CHILD_TIMEOUT_MINUTES = 10;
@@ -45,6 +46,7 @@ class GatunFlinkJarIT {
     }
 
     @Test
+    @Tag("flink-smoke")
     void theChildClassPathHoldsFlinkButNoUnshadedGatunOrItsLibraries() {
         String version = property("gatun.flink.version");
         assertTrue(flinkJars.stream().anyMatch(j -> j.endsWith("flink-table-planner_2.12-" + version + ".jar")),
@@ -57,6 +59,7 @@ class GatunFlinkJarIT {
     }
 
     @Test
+    @Tag("flink-smoke")
     void theJarCarriesGatunTheNativeLibraryAndRelocatedLibrariesOnly() throws IOException {
         Set<String> outside = new TreeSet<>();
         boolean nativeLibrary = false;
@@ -105,6 +108,7 @@ class GatunFlinkJarIT {
     }
 
     @Test
+    @Tag("flink-smoke")
     void aFreshJvmRunsTheJobNativelyWithNoLeaks() throws Exception {
         Child child = runChild("native", true);
         assertEquals(0, child.exitCode(), child.describe());
