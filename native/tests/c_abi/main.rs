@@ -12,6 +12,7 @@ mod fuzz;
 mod guard;
 mod header;
 mod layout;
+mod passthrough;
 mod roundtrip;
 mod stats;
 mod types;
