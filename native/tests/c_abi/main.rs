@@ -9,6 +9,7 @@ mod calc_util;
 mod common;
 mod errors;
 mod fuzz;
+mod golden;
 mod guard;
 mod header;
 mod layout;
