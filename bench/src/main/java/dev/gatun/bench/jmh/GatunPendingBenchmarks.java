@@ -15,10 +15,6 @@ package dev.gatun.bench.jmh;
  *       reads every value through the exit transpose's reused columnar {@code RowData} view;
  *       {@code copyToBinaryRows()} copies each row into a {@code BinaryRowData} with
  *       {@code BinaryRowWriter} and reads it back.
- *   <li>{@link CrossingBench}: {@code gatun()} — arrow-ffm export of the same batch, {@code
- *       dev.gatun.ffm.GatunNative.roundtrip(...)}, arrow-ffm import, release. Targets: ≤ 2 µs per
- *       10-column batch and ≥ 3× cheaper than {@code arrowJavaJni}. {@code gatun_roundtrip} runs
- *       arrow-rs {@code validate_full}; a crossing without validation needs its own native entry.
  *   <li>{@link ReleaseCostBench}: once arrow-ffm's batch memory exists, {@code batchMemory()} —
  *       the production allocate/seal/export/release path for the same ten buffers.
  * </ul>
