@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 2
+#define GATUN_ABI_VERSION 3
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -65,6 +65,26 @@ int32_t gatun_native_stats(GatunNativeStats* out, char* err_buf, size_t err_cap)
 int32_t gatun_roundtrip(const struct ArrowSchema* in_schema, struct ArrowArray* in_array,
                         struct ArrowSchema* out_schema, struct ArrowArray* out_array,
                         char* err_buf, size_t err_cap);
+
+/*
+ * Pass-through: the bare crossing (benchmarks). The handle keeps the schema (a
+ * struct "+s" schema for a batch, or any other type; borrowed at create: schemas
+ * cross once). gatun_passthrough
+ * moves input in (consumed on every path, like gatun_roundtrip), checks its shape
+ * against the schema and imports it like gatun_calc_evaluate (no copy), then exports
+ * the same buffers into the caller-allocated output (release it once). Values are
+ * never read: there is no full validation, unlike gatun_roundtrip. Handles count as
+ * live handles; NULL, freed or unknown handles are GATUN_ERR_INVALID_ARGUMENT.
+ */
+typedef struct GatunPassthrough GatunPassthrough;
+
+int32_t gatun_passthrough_create(const struct ArrowSchema* schema, GatunPassthrough** out,
+                                 char* err_buf, size_t err_cap);
+
+int32_t gatun_passthrough(GatunPassthrough* passthrough, struct ArrowArray* input,
+                          struct ArrowArray* output, char* err_buf, size_t err_cap);
+
+int32_t gatun_passthrough_free(GatunPassthrough* passthrough, char* err_buf, size_t err_cap);
 
 /*
  * Calc: a Flink Calc (projections + optional filter) compiled once, evaluated per batch.

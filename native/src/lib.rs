@@ -12,6 +12,7 @@ pub mod calc;
 mod debug;
 pub mod export;
 pub mod ffi_guard;
+mod passthrough;
 mod roundtrip;
 pub mod stats;
 pub mod udf;
@@ -20,5 +21,8 @@ pub use abi::{gatun_abi_version, GatunNativeStats, GATUN_ABI_VERSION as ABI_VERS
 pub use calc::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, GatunCalc};
 pub use debug::gatun_debug_panic;
 pub use ffi_guard::{GatunError, GatunResult};
+pub use passthrough::{
+    gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,
+};
 pub use roundtrip::gatun_roundtrip;
 pub use stats::gatun_native_stats;

@@ -185,6 +185,8 @@ fn rust_type(c_type: &str) -> &'static str {
         "const uint8_t*" => "*const u8",
         "GatunCalc*" => "*mut GatunCalc",
         "GatunCalc**" => "*mut*mut GatunCalc",
+        "GatunPassthrough*" => "*mut GatunPassthrough",
+        "GatunPassthrough**" => "*mut*mut GatunPassthrough",
         "struct ArrowArray*" => "*mut FFI_ArrowArray",
         other => panic!("no Rust mapping for the C type `{other}`: extend rust_type()"),
     }
@@ -201,6 +203,9 @@ fn every_header_function_is_implemented_with_its_signature() {
         "gatun_calc_free",
         "gatun_debug_panic",
         "gatun_native_stats",
+        "gatun_passthrough",
+        "gatun_passthrough_create",
+        "gatun_passthrough_free",
         "gatun_roundtrip",
     ];
     assert!(

@@ -58,6 +58,46 @@ public final class GatunNative {
     }
 
     /**
+     * {@code gatun_passthrough_create}: a handle for the bare crossing of batches of {@code schema}
+     * (a struct schema, borrowed for the call).
+     *
+     * @return the native handle ({@code GatunPassthrough*}); free it with {@link #passthroughFree}
+     */
+    public static MemorySegment passthroughCreate(MemorySegment schema) {
+        requireStruct(schema, ArrowSchema.layout(), "schema");
+        GatunLibrary.library();
+        try (CallScratch call = new CallScratch()) {
+            MemorySegment handleOut = call.arena().allocate(ValueLayout.ADDRESS);
+            call.check(gatun_h.gatun_passthrough_create(schema, handleOut, call.errBuf(), call.errCap()),
+                    "gatun_passthrough_create");
+            return handleOut.get(ValueLayout.ADDRESS, 0);
+        }
+    }
+
+    /**
+     * {@code gatun_passthrough}: moves {@code input} in (consumed on every path), imports it in Rust
+     * without reading values and exports the same buffers into the caller-allocated {@code output},
+     * which the caller must then release.
+     */
+    public static void passthrough(MemorySegment passthrough, MemorySegment input, MemorySegment output) {
+        requireHandle(passthrough, "passthrough");
+        requireStruct(input, ArrowArray.layout(), "input");
+        requireStruct(output, ArrowArray.layout(), "output");
+        MemorySegment err = ThreadErrorBuffer.get();
+        NativeStatus.check(gatun_h.gatun_passthrough(passthrough, input, output, err, ThreadErrorBuffer.capacity()),
+                err, "gatun_passthrough");
+    }
+
+    /** {@code gatun_passthrough_free}: frees a handle from {@link #passthroughCreate}; call exactly once. */
+    public static void passthroughFree(MemorySegment passthrough) {
+        requireHandle(passthrough, "passthrough");
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_passthrough_free(passthrough, call.errBuf(), call.errCap()),
+                    "gatun_passthrough_free");
+        }
+    }
+
+    /**
      * {@code gatun_calc_create}: compiles a Substrait {@code ExtendedExpression} for input batches of
      * {@code inputSchema} (borrowed), checks the derived output types against
      * {@code expectedOutputSchema} (borrowed) and fills the caller-allocated {@code outSchema}.
@@ -103,9 +143,13 @@ public final class GatunNative {
     }
 
     private static void requireHandle(MemorySegment handle) {
-        Objects.requireNonNull(handle, "calc");
+        requireHandle(handle, "calc");
+    }
+
+    private static void requireHandle(MemorySegment handle, String name) {
+        Objects.requireNonNull(handle, name);
         if (handle.equals(MemorySegment.NULL)) {
-            throw new IllegalArgumentException("calc handle is NULL");
+            throw new IllegalArgumentException(name + " handle is NULL");
         }
     }
 

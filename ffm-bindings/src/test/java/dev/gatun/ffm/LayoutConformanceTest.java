@@ -3,6 +3,7 @@ package dev.gatun.ffm;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.ffm.internal.gatun_h;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
@@ -154,19 +155,28 @@ class LayoutConformanceTest {
     }
 
     @Test
-    void everyFunctionOfTheHeaderIsBound() throws Exception {
-        Matcher m = Pattern.compile("\\b(gatun_[a-z0-9_]+)\\s*\\(")
-                .matcher(Files.readString(CCompiler.includeDir().resolve("gatun.h")));
+    void everyFunctionOfTheHeaderIsBoundWithItsArity() throws Exception {
+        String code = Files.readString(CCompiler.includeDir().resolve("gatun.h")).replaceAll("(?s)/\\*.*?\\*/", "");
+        Matcher m = Pattern.compile("\\b(gatun_[a-z0-9_]+)\\s*\\(([^)]*)\\)").matcher(code);
         List<String> missing = new ArrayList<>();
         int count = 0;
         while (m.find()) {
             count++;
-            if (!hasStaticMethod(m.group(1) + "$descriptor")) {
-                missing.add(m.group(1));
+            String name = m.group(1);
+            String params = m.group(2).strip();
+            int arity = params.equals("void") || params.isEmpty() ? 0 : params.split(",").length;
+            if (!hasStaticMethod(name + "$descriptor")) {
+                missing.add(name);
+            } else {
+                FunctionDescriptor d = (FunctionDescriptor) gatun_h.class.getMethod(name + "$descriptor").invoke(null);
+                if (d.argumentLayouts().size() != arity) {
+                    missing.add(name + " (header: " + arity + " parameters, gatun_h: " + d.argumentLayouts().size() + ")");
+                }
             }
         }
-        assertTrue(count >= 4, "expected the gatun_* declarations, found " + count);
-        assertTrue(missing.isEmpty(), "functions missing from gatun_h (run jextract-config/regenerate): " + missing);
+        assertTrue(count >= 10, "expected the gatun_* declarations, found " + count);
+        assertTrue(missing.isEmpty(), "functions missing from gatun_h or of another arity"
+                + " (run jextract-config/regenerate): " + missing);
     }
 
     private static boolean hasStaticMethod(String name) {

@@ -11,7 +11,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Arrow Java's C Data path into Gatun's Rust library: the root is exported as a struct array with
- * Arrow Java (JNI-backed release callbacks), moved through {@code gatun_roundtrip} by
+ * Arrow Java (JNI-backed release callbacks), moved through {@code gatun_roundtrip} or
+ * {@code gatun_passthrough} by
  * {@link GatunNative} (the struct memory wrapped as segments), and imported back with Arrow Java.
  * The schema crosses once; the input struct is reused, the output struct is new per call (Arrow
  * Java's import takes it over and frees it).
@@ -29,6 +30,7 @@ public final class ArrowJavaCrossing implements AutoCloseable {
     private final MemorySegment schemaSegment;
     private final MemorySegment inSegment;
     private final MemorySegment outSchemaSegment;
+    private final MemorySegment passthrough;
 
     public ArrowJavaCrossing(BufferAllocator allocator, Schema arrowSchema) {
         this.allocator = allocator;
@@ -40,6 +42,7 @@ public final class ArrowJavaCrossing implements AutoCloseable {
         this.schemaSegment = segment(schema.memoryAddress(), ARROW_SCHEMA_SIZE);
         this.inSegment = segment(in.memoryAddress(), ARROW_ARRAY_SIZE);
         this.outSchemaSegment = segment(outSchema.memoryAddress(), ARROW_SCHEMA_SIZE);
+        this.passthrough = GatunNative.passthroughCreate(schemaSegment);
     }
 
     private static MemorySegment segment(long address, long size) {
@@ -68,8 +71,29 @@ public final class ArrowJavaCrossing implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code root} through {@code gatun_passthrough} (no validation of values, no schema per
+     * call) and back; the returned root is reused as in {@link #roundtrip}.
+     */
+    public VectorSchemaRoot passthrough(VectorSchemaRoot root) {
+        ArrowArray out = ArrowArray.allocateNew(allocator);
+        try {
+            Data.exportVectorSchemaRoot(allocator, root, null, in);
+            GatunNative.passthrough(passthrough, inSegment, segment(out.memoryAddress(), ARROW_ARRAY_SIZE));
+            Data.importIntoVectorSchemaRoot(allocator, out, target, null); // releases and closes `out`
+            out = null;
+            return target;
+        } finally {
+            if (out != null) {
+                out.release();
+                out.close();
+            }
+        }
+    }
+
     @Override
     public void close() {
+        GatunNative.passthroughFree(passthrough);
         target.close();
         schema.release();
         schema.close();

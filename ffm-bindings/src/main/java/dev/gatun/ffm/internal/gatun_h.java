@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)2L;
+    private static final int GATUN_ABI_VERSION = (int)3L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 2
+     * #define GATUN_ABI_VERSION 3
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -307,6 +307,189 @@ public class gatun_h {
                 traceDowncall("gatun_roundtrip", in_schema, in_array, out_schema, out_array, err_buf, err_cap);
             }
             return (int)mh$.invokeExact(in_schema, in_array, out_schema, out_array, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_passthrough_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_passthrough_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_create(const struct ArrowSchema *schema, GatunPassthrough **out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_passthrough_create$descriptor() {
+        return gatun_passthrough_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_create(const struct ArrowSchema *schema, GatunPassthrough **out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_passthrough_create$handle() {
+        return gatun_passthrough_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_create(const struct ArrowSchema *schema, GatunPassthrough **out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_passthrough_create$address() {
+        return gatun_passthrough_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_create(const struct ArrowSchema *schema, GatunPassthrough **out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_passthrough_create(MemorySegment schema, MemorySegment out, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_passthrough_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_passthrough_create", schema, out, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(schema, out, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_passthrough {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_passthrough");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough(GatunPassthrough *passthrough, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_passthrough$descriptor() {
+        return gatun_passthrough.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough(GatunPassthrough *passthrough, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_passthrough$handle() {
+        return gatun_passthrough.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough(GatunPassthrough *passthrough, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_passthrough$address() {
+        return gatun_passthrough.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough(GatunPassthrough *passthrough, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_passthrough(MemorySegment passthrough, MemorySegment input, MemorySegment output, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_passthrough.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_passthrough", passthrough, input, output, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(passthrough, input, output, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_passthrough_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_passthrough_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_free(GatunPassthrough *passthrough, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_passthrough_free$descriptor() {
+        return gatun_passthrough_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_free(GatunPassthrough *passthrough, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_passthrough_free$handle() {
+        return gatun_passthrough_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_free(GatunPassthrough *passthrough, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_passthrough_free$address() {
+        return gatun_passthrough_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_passthrough_free(GatunPassthrough *passthrough, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_passthrough_free(MemorySegment passthrough, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_passthrough_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_passthrough_free", passthrough, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(passthrough, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,0 +1,168 @@
+//! `gatun_passthrough_*`: the bare crossing, for benchmarks and crossing tests.
+//!
+//! A handle keeps the schema (crossed once, at create). Per batch the input
+//! `ArrowArray` is moved in, shape-checked and imported exactly as
+//! `gatun_calc_evaluate` does (no copy, alignment fixed only when needed, top-level
+//! `validate`), then the same buffers are exported back out. Unlike
+//! `gatun_roundtrip` there is no `validate_full`: values are never read, so the cost
+//! is the crossing itself.
+
+use std::collections::HashSet;
+use std::ffi::c_char;
+use std::sync::{Mutex, MutexGuard};
+
+use arrow::datatypes::{DataType, Field};
+use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
+
+use crate::abi::GATUN_ERR_ARROW;
+use crate::c_shape::check_array_shape;
+use crate::export::export_array;
+use crate::ffi_guard::{check_arg, guard, GatunError, GatunResult};
+use crate::roundtrip::take_array;
+use crate::stats::{handle_created, handle_freed};
+
+/// Opaque `GatunPassthrough` handle: the type every array must have (a struct for a batch).
+pub struct GatunPassthrough {
+    batch_type: DataType,
+}
+
+/// Addresses of the live handles (see `calc::LIVE`).
+static LIVE: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+
+fn live() -> MutexGuard<'static, Option<HashSet<usize>>> {
+    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn check_live(handle: *mut GatunPassthrough) -> GatunResult {
+    check_arg(handle.cast_const(), "passthrough")?;
+    if live()
+        .as_ref()
+        .is_some_and(|set| set.contains(&(handle as usize)))
+    {
+        Ok(())
+    } else {
+        Err(GatunError::invalid_argument(format!(
+            "argument `passthrough` ({handle:p}) is not a live GatunPassthrough (freed or never created)"
+        )))
+    }
+}
+
+/// See `gatun.h`. On success `*out` holds the new handle; on failure it is not written.
+///
+/// # Safety
+///
+/// `schema` must be NULL or point to an aligned, live `ArrowSchema` (borrowed for the
+/// call); `out` must be NULL or valid for writes; `err_buf` must be NULL or valid for
+/// writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_passthrough_create(
+    schema: *const FFI_ArrowSchema,
+    out: *mut *mut GatunPassthrough,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        check_arg(schema, "schema")?;
+        check_arg(out.cast_const(), "out")?;
+        // SAFETY: non-NULL and aligned (checked), valid for the call (contract).
+        let schema = unsafe { &*schema };
+        if schema.release.is_none() {
+            return Err(GatunError::invalid_argument(
+                "argument `schema` is released (release is NULL)",
+            ));
+        }
+        let field =
+            Field::try_from(schema).map_err(|e| GatunError::arrow("invalid `schema`", e))?;
+        let handle = Box::into_raw(Box::new(GatunPassthrough {
+            batch_type: field.data_type().clone(),
+        }));
+        live()
+            .get_or_insert_with(HashSet::new)
+            .insert(handle as usize);
+        handle_created();
+        // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
+        unsafe { out.write(handle) };
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_passthrough_create", err_buf, err_cap, body) }
+}
+
+/// See `gatun.h`. `input` is consumed on every path where it is a live array; on
+/// success `*output` holds the same buffers (counted export), on failure it is not
+/// written.
+///
+/// # Safety
+///
+/// `passthrough` must be NULL or a pointer (checked against the live handles); `input`
+/// and `output` must be NULL or valid, aligned `ArrowArray`s, `input` following the C
+/// Data Interface; `err_buf` must be NULL or valid for writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_passthrough(
+    passthrough: *mut GatunPassthrough,
+    input: *mut FFI_ArrowArray,
+    output: *mut FFI_ArrowArray,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        // Consume the input first, so that it is released on every later path.
+        // SAFETY: pointer validity is this function's contract.
+        let batch = unsafe { take_array(input, "input")? };
+        check_live(passthrough)?;
+        check_arg(output.cast_const(), "output")?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let batch_type = unsafe { &(*passthrough).batch_type };
+        // SAFETY: `batch` is live; its pointers are valid for its counts (contract).
+        unsafe { check_array_shape(&batch, batch_type, "input") }.map_err(|e| {
+            GatunError::new(
+                GATUN_ERR_ARROW,
+                format!("the input batch does not match the schema: {e}"),
+            )
+        })?;
+        // SAFETY: live and of shape `batch_type` (checked just above).
+        let mut data = unsafe { from_ffi_and_data_type(batch, batch_type.clone()) }
+            .map_err(|e| GatunError::arrow("cannot import the input batch", e))?;
+        data.align_buffers();
+        data.validate()
+            .map_err(|e| GatunError::arrow("invalid input batch", e))?;
+        // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
+        unsafe { output.write(export_array(&data)) };
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_passthrough", err_buf, err_cap, body) }
+}
+
+/// See `gatun.h`. Frees a live handle exactly once.
+///
+/// # Safety
+///
+/// `passthrough` must not be in use by another call; `err_buf` must be NULL or valid
+/// for writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_passthrough_free(
+    passthrough: *mut GatunPassthrough,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        check_arg(passthrough.cast_const(), "passthrough")?;
+        let removed = live()
+            .as_mut()
+            .is_some_and(|set| set.remove(&(passthrough as usize)));
+        if !removed {
+            return Err(GatunError::invalid_argument(format!(
+                "argument `passthrough` ({passthrough:p}) is not a live GatunPassthrough \
+                 (already freed or never created)"
+            )));
+        }
+        // SAFETY: created by `Box::into_raw` in gatun_passthrough_create and still
+        // registered, so this is the only free.
+        drop(unsafe { Box::from_raw(passthrough) });
+        handle_freed();
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_passthrough_free", err_buf, err_cap, body) }
+}

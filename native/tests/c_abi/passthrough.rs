@@ -1,0 +1,124 @@
+//! `gatun_passthrough_*`: the bare crossing hands the same buffers back, consumes its
+//! input on every path, and keeps the handle and export counters exact.
+
+use std::ffi::c_char;
+use std::ptr;
+use std::sync::Arc;
+
+use arrow::array::*;
+use arrow::datatypes::*;
+use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray};
+use gatun_native::abi::{GATUN_ERR_ARROW, GATUN_ERR_INVALID_ARGUMENT, GATUN_OK};
+use gatun_native::{
+    export, gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,
+};
+
+use crate::common::{first_buffer_ptr, live_exports, message, serial, stats};
+
+fn batch() -> StructArray {
+    let fields = Fields::from(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("name", DataType::Utf8, true),
+        Field::new("score", DataType::Float64, true),
+    ]);
+    StructArray::new(
+        fields,
+        vec![
+            Arc::new(Int64Array::from(vec![1, 2, 3])),
+            Arc::new(StringArray::from(vec![Some("a"), None, Some("日本語")])),
+            Arc::new(Float64Array::from(vec![Some(1.5), None, Some(f64::NAN)])),
+        ],
+        None,
+    )
+}
+
+fn create(array: &StructArray) -> *mut GatunPassthrough {
+    let schema = export::ffi_schema(&Field::new("", array.data_type().clone(), false)).unwrap();
+    let mut handle = ptr::null_mut();
+    let mut err = [0 as c_char; 512];
+    // SAFETY: valid pointers; the schema is live and borrowed for the call.
+    let status =
+        unsafe { gatun_passthrough_create(&schema, &mut handle, err.as_mut_ptr(), err.len()) };
+    assert_eq!(status, GATUN_OK, "{}", message(&err));
+    handle
+}
+
+/// (status, message, the caller's input struct after the call, the output).
+fn call(
+    handle: *mut GatunPassthrough,
+    mut input: FFI_ArrowArray,
+) -> (i32, String, FFI_ArrowArray, FFI_ArrowArray) {
+    let mut output = FFI_ArrowArray::empty();
+    let mut err = [0 as c_char; 512];
+    // SAFETY: valid, aligned structs; `handle` may be stale (the function checks it).
+    let status = unsafe {
+        gatun_passthrough(handle, &mut input, &mut output, err.as_mut_ptr(), err.len())
+    };
+    let text = if status == GATUN_OK { String::new() } else { message(&err) };
+    (status, text, input, output)
+}
+
+fn free(handle: *mut GatunPassthrough) -> (i32, String) {
+    let mut err = [0 as c_char; 512];
+    // SAFETY: `handle` may be stale (the function checks it).
+    let status = unsafe { gatun_passthrough_free(handle, err.as_mut_ptr(), err.len()) };
+    (status, if status == GATUN_OK { String::new() } else { message(&err) })
+}
+
+#[test]
+fn hands_back_the_same_buffers() {
+    let _serial = serial();
+    let handles = stats().live_handles;
+    let array = batch();
+    let handle = create(&array);
+    assert_eq!(stats().live_handles, handles + 1);
+    for _ in 0..3 {
+        let (status, text, input, output) = call(handle, export::export_array(&array.to_data()));
+        assert_eq!(status, GATUN_OK, "{text}");
+        assert!(input.is_released(), "the input must be moved in");
+        assert_eq!(live_exports(), (2, 0), "output + the input it keeps alive");
+        // SAFETY: `output` was just exported by gatun_passthrough with this type.
+        let data = unsafe { from_ffi_and_data_type(output, array.data_type().clone()) }.unwrap();
+        assert_eq!(first_buffer_ptr(&data), first_buffer_ptr(&array.to_data()), "copied");
+        assert_eq!(&make_array(data.clone()), &(Arc::new(array.clone()) as ArrayRef));
+        drop(data);
+        assert_eq!(live_exports(), (0, 0));
+    }
+    assert_eq!(free(handle).0, GATUN_OK);
+    assert_eq!(stats().live_handles, handles);
+}
+
+#[test]
+fn a_batch_of_another_shape_is_rejected_and_released() {
+    let _serial = serial();
+    let array = batch();
+    let handle = create(&array);
+    let other = StructArray::new(
+        Fields::from(vec![Field::new("id", DataType::Int64, false)]),
+        vec![Arc::new(Int64Array::from(vec![7]))],
+        None,
+    );
+    let (status, text, input, _) = call(handle, export::export_array(&other.to_data()));
+    assert_eq!(status, GATUN_ERR_ARROW, "{text}");
+    assert!(text.contains("does not match the schema"), "{text}");
+    assert!(input.is_released());
+    assert_eq!(live_exports(), (0, 0), "the rejected input was released");
+    assert_eq!(free(handle).0, GATUN_OK);
+}
+
+#[test]
+fn freed_or_unknown_handles_are_invalid_arguments() {
+    let _serial = serial();
+    let array = batch();
+    let handle = create(&array);
+    assert_eq!(free(handle).0, GATUN_OK);
+    let (status, text) = free(handle);
+    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT, "{text}");
+    assert!(text.contains("not a live GatunPassthrough"), "{text}");
+    let (status, text, input, _) = call(handle, export::export_array(&array.to_data()));
+    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT, "{text}");
+    assert!(input.is_released(), "consumed even when the handle is stale");
+    let (status, _, _, _) = call(ptr::null_mut(), export::export_array(&array.to_data()));
+    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
+    assert_eq!(live_exports(), (0, 0));
+}
