@@ -19,6 +19,8 @@ mod decimal;
 mod java_fmt;
 mod like;
 mod parse;
+#[cfg(test)]
+mod reference;
 mod string;
 mod temporal;
 
