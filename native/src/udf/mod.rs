@@ -23,6 +23,8 @@ mod parse;
 mod reference;
 mod string;
 mod temporal;
+#[cfg(test)]
+mod timing;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
