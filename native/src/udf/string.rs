@@ -264,7 +264,7 @@ pub(super) fn char_length(args: &Args) -> Result<ArrayRef> {
 
 /// Java's `String.toUpperCase()` (full case mapping, e.g. `ß` → `SS`).
 pub(super) fn upper(args: &Args) -> Result<ArrayRef> {
-    map_case(args, u8::to_ascii_uppercase, |v, out| {
+    map_case(args, true, |v, out| {
         for c in v.chars().flat_map(char::to_uppercase) {
             out.write_char(c).expect("builders do not fail");
         }
@@ -273,23 +273,25 @@ pub(super) fn upper(args: &Args) -> Result<ArrayRef> {
 
 /// Java's `String.toLowerCase()` (final sigma included, hence `str::to_lowercase`).
 pub(super) fn lower(args: &Args) -> Result<ArrayRef> {
-    map_case(args, u8::to_ascii_lowercase, |v, out| {
+    map_case(args, false, |v, out| {
         out.write_str(&v.to_lowercase())
             .expect("builders do not fail");
     })
 }
 
 /// A case mapping: over the whole value buffer at once when it is ASCII (offsets and
-/// NULLs are kept), else row by row straight into the builder, `ascii` for ASCII
-/// rows and `other` for the rest.
-fn map_case(
-    args: &Args,
-    ascii: fn(&u8) -> u8,
-    other: fn(&str, &mut StringBuilder),
-) -> Result<ArrayRef> {
+/// NULLs are kept), else row by row straight into the builder: ASCII rows by byte,
+/// the others with `other`.
+fn map_case(args: &Args, to_upper: bool, other: fn(&str, &mut StringBuilder)) -> Result<ArrayRef> {
     let s = args.arrays[0].as_string::<i32>();
     if s.value_data().is_ascii() {
-        let values: Buffer = s.value_data().iter().map(ascii).collect();
+        let mut values = s.value_data().to_vec();
+        if to_upper {
+            values.make_ascii_uppercase();
+        } else {
+            values.make_ascii_lowercase();
+        }
+        let values = Buffer::from_vec(values);
         // SAFETY: the offsets and NULLs are those of a valid array and the values are
         // ASCII (mapped byte by byte from ASCII), so every value is valid UTF-8.
         let out =
@@ -307,7 +309,11 @@ fn map_case(
         if v.is_ascii() {
             for part in v.as_bytes().chunks(chunk.len()) {
                 for (d, b) in chunk.iter_mut().zip(part) {
-                    *d = ascii(b);
+                    *d = if to_upper {
+                        b.to_ascii_uppercase()
+                    } else {
+                        b.to_ascii_lowercase()
+                    };
                 }
                 // SAFETY: ASCII bytes mapped to ASCII bytes are valid UTF-8.
                 let mapped = unsafe { std::str::from_utf8_unchecked(&chunk[..part.len()]) };
