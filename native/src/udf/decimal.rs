@@ -220,8 +220,11 @@ pub fn apply(
                 return Err(zero_divisor(a));
             }
             let (m, e) = divide_38_digits(a, b);
-            // value = m × 10^(e + sb - sa)
-            to_decimal(m, -(e + sb - sa), p, s)
+            // value = m × 10^(e + sb - sa); |m| <= 10^38 fits in i128
+            match m.to_i128() {
+                Some(m) if p <= MAX_PRECISION => to_decimal_i128(m, -(e + sb - sa), p, s),
+                _ => to_decimal(m, -(e + sb - sa), p, s),
+            }
         }
         DecOp::Mod => {
             if b == i256::ZERO {
@@ -299,7 +302,8 @@ fn divide_38_digits(a: i256, b: i256) -> (i256, i32) {
     };
     let q = dividend.wrapping_div(ub);
     let ten = i256::from_i128(10);
-    let (mut m, last) = (q.wrapping_div(ten), q.wrapping_rem(ten));
+    let mut m = q.wrapping_div(ten);
+    let last = q.wrapping_sub(m.wrapping_mul(ten));
     if last >= i256::from_i128(5) {
         m = m.wrapping_add(i256::ONE);
     }
