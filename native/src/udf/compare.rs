@@ -114,9 +114,7 @@ where
         Cmp::Gt => |x, y| x > y,
         Cmp::Ge => |x, y| x >= y,
     };
-    let (values, nulls): (Vec<bool>, _) = (
-        (0..a.len()).map(|i| f(a.value(i), b.value(i))).collect(),
-        arrow::buffer::NullBuffer::union(a.nulls(), b.nulls()),
-    );
-    Ok(BooleanArray::new(values.into(), nulls))
+    let values = arrow::buffer::BooleanBuffer::collect_bool(a.len(), |i| f(a.value(i), b.value(i)));
+    let nulls = arrow::buffer::NullBuffer::union(a.nulls(), b.nulls());
+    Ok(BooleanArray::new(values, nulls))
 }

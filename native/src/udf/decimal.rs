@@ -13,10 +13,31 @@ pub const MAX_PRECISION: u8 = 38;
 /// `LogicalTypeMerging.MINIMUM_ADJUSTED_SCALE`.
 const MINIMUM_ADJUSTED_SCALE: i32 = 6;
 
+/// `10^k` for `0 <= k <= 76` (the largest power of ten in `i256`).
+const POW10: [i256; 77] = {
+    let mut table = [i256::ONE; 77];
+    let mut k = 1;
+    while k < table.len() {
+        table[k] = table[k - 1].wrapping_mul(i256::from_i128(10));
+        k += 1;
+    }
+    table
+};
+
+/// `10^k` for `0 <= k <= 38` (the largest power of ten in `i128`).
+const POW10_I128: [i128; 39] = {
+    let mut table = [1i128; 39];
+    let mut k = 1;
+    while k < table.len() {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
+
 /// `10^k` for `0 <= k <= 76`.
 pub fn pow10(k: u32) -> i256 {
-    debug_assert!(k <= 76);
-    i256::from_i128(10).wrapping_pow(k)
+    POW10[k as usize]
 }
 
 /// Whether `v` fits in `precision` digits (`|v| < 10^precision`).
@@ -64,6 +85,47 @@ pub fn to_decimal(v: i256, from_scale: i32, precision: u8, to_scale: i32) -> Opt
         div_pow10_half_up(v, shift.unsigned_abs())
     };
     fits(scaled, precision).then(|| scaled.as_i128())
+}
+
+/// [`div_pow10_half_up`] in `i128`.
+fn div_pow10_half_up_i128(v: i128, k: u32) -> i128 {
+    if k == 0 {
+        return v;
+    }
+    if k > 38 {
+        return 0; // |v| < 2^127 < 10^39 / 2
+    }
+    let d = POW10_I128[k as usize];
+    let (q, r) = (v / d, v % d);
+    // 2|r| < 2 × 10^38 fits in u128
+    if r.unsigned_abs() * 2 >= d as u128 {
+        if v < 0 {
+            q - 1
+        } else {
+            q + 1
+        }
+    } else {
+        q
+    }
+}
+
+/// [`to_decimal`] in `i128` for `precision <= 38`. Exact: when scaling up overflows
+/// `i128` the value exceeds `10^38` and does not fit, as in `i256`.
+fn to_decimal_i128(v: i128, from_scale: i32, precision: u8, to_scale: i32) -> Option<i128> {
+    debug_assert!(precision <= MAX_PRECISION);
+    let shift = to_scale - from_scale;
+    let scaled = if shift >= 0 {
+        if v == 0 {
+            v
+        } else if shift > 38 {
+            return None;
+        } else {
+            v.checked_mul(POW10_I128[shift as usize])?
+        }
+    } else {
+        div_pow10_half_up_i128(v, shift.unsigned_abs())
+    };
+    (scaled.unsigned_abs() < POW10_I128[usize::from(precision)] as u128).then_some(scaled)
 }
 
 /// A `DecimalType(precision, scale)`.
@@ -141,6 +203,9 @@ pub fn apply(
     (b, sb): (i128, i8),
     out: DecType,
 ) -> Result<Option<i128>, DecError> {
+    if let Some(r) = apply_i128(op, (a, sa), (b, sb), out) {
+        return Ok(r);
+    }
     let (a, b) = (i256::from_i128(a), i256::from_i128(b));
     let (sa, sb) = (i32::from(sa), i32::from(sb));
     let (p, s) = (out.precision, i32::from(out.scale));
@@ -155,8 +220,11 @@ pub fn apply(
                 return Err(zero_divisor(a));
             }
             let (m, e) = divide_38_digits(a, b);
-            // value = m × 10^(e + sb - sa)
-            to_decimal(m, -(e + sb - sa), p, s)
+            // value = m × 10^(e + sb - sa); |m| <= 10^38 fits in i128
+            match m.to_i128() {
+                Some(m) if p <= MAX_PRECISION => to_decimal_i128(m, -(e + sb - sa), p, s),
+                _ => to_decimal(m, -(e + sb - sa), p, s),
+            }
         }
         DecOp::Mod => {
             if b == i256::ZERO {
@@ -173,6 +241,30 @@ pub fn apply(
     })
 }
 
+/// `+`, `-` and `*` in `i128` when every intermediate fits (the common case); `None`
+/// leaves the operation to the exact `i256` path.
+fn apply_i128(
+    op: DecOp,
+    (a, sa): (i128, i8),
+    (b, sb): (i128, i8),
+    out: DecType,
+) -> Option<Option<i128>> {
+    if out.precision > MAX_PRECISION || sa < 0 || sb < 0 {
+        return None;
+    }
+    let (sa, sb) = (i32::from(sa), i32::from(sb));
+    let (p, s) = (out.precision, i32::from(out.scale));
+    let common = sa.max(sb);
+    let align = |v: i128, from: i32| v.checked_mul(*POW10_I128.get((common - from) as usize)?);
+    let (exact, scale) = match op {
+        DecOp::Add => (align(a, sa)?.checked_add(align(b, sb)?)?, common),
+        DecOp::Subtract => (align(a, sa)?.checked_sub(align(b, sb)?)?, common),
+        DecOp::Multiply => (a.checked_mul(b)?, sa + sb),
+        DecOp::Divide | DecOp::Mod => return None,
+    };
+    Some(to_decimal_i128(exact, scale, p, s))
+}
+
 fn zero_divisor(dividend: i256) -> DecError {
     if dividend == i256::ZERO {
         DecError("Division undefined")
@@ -182,8 +274,45 @@ fn zero_divisor(dividend: i256) -> DecError {
 }
 
 /// `a / b` (integers, `b != 0`) rounded HALF_UP to 38 significant digits, as `(m, e)`
-/// with value `m × 10^e`.
+/// with value `m × 10^e`: one division of `a × 10^k` by `b`, where `k` is the smallest
+/// exponent giving a 39-digit quotient (the 39th digit decides HALF_UP).
 fn divide_38_digits(a: i256, b: i256) -> (i256, i32) {
+    let negative = a.is_negative() != b.is_negative();
+    let (ua, ub) = (a.wrapping_abs(), b.wrapping_abs());
+    if ua == i256::ZERO {
+        return (i256::ZERO, 0);
+    }
+    let (da, db) = (digit_count(ua), digit_count(ub));
+    let limit = ub.checked_mul(POW10[usize::from(MAX_PRECISION)]);
+    let Some(k) = (u32::from(MAX_PRECISION) + db).checked_sub(da) else {
+        return divide_38_digits_by_steps(a, b);
+    };
+    // a·10^k has as many digits as b·10^38, so the quotient has 38 or 39 digits.
+    let scaled = |k: u32| POW10.get(k as usize).and_then(|p| ua.checked_mul(*p));
+    let (Some(limit), Some(at_k)) = (limit, scaled(k)) else {
+        return divide_38_digits_by_steps(a, b);
+    };
+    let (k, dividend) = if at_k >= limit {
+        (k, at_k)
+    } else {
+        match scaled(k + 1) {
+            Some(v) => (k + 1, v),
+            None => return divide_38_digits_by_steps(a, b),
+        }
+    };
+    let q = dividend.wrapping_div(ub);
+    let ten = i256::from_i128(10);
+    let mut m = q.wrapping_div(ten);
+    let last = q.wrapping_sub(m.wrapping_mul(ten));
+    if last >= i256::from_i128(5) {
+        m = m.wrapping_add(i256::ONE);
+    }
+    let exp = 1 - k as i32;
+    (if negative { m.wrapping_neg() } else { m }, exp)
+}
+
+/// [`divide_38_digits`] one digit at a time (for operands beyond `10^38`).
+fn divide_38_digits_by_steps(a: i256, b: i256) -> (i256, i32) {
     let negative = a.is_negative() != b.is_negative();
     let (a, b) = (a.wrapping_abs(), b.wrapping_abs());
     let ten = i256::from_i128(10);
@@ -214,13 +343,7 @@ fn divide_38_digits(a: i256, b: i256) -> (i256, i32) {
 
 /// Number of decimal digits of `v >= 0` (0 for 0).
 fn digit_count(v: i256) -> u32 {
-    let mut n = 0;
-    let mut p = i256::ONE;
-    while n < 77 && v >= p {
-        n += 1;
-        p = p.wrapping_mul(i256::from_i128(10));
-    }
-    n
+    POW10.partition_point(|p| *p <= v) as u32
 }
 
 #[cfg(test)]
@@ -301,6 +424,115 @@ mod tests {
         assert_eq!(
             apply(DecOp::Divide, (max, 0), (1, 0), t(38, 0)),
             Ok(Some(max))
+        );
+    }
+
+    /// The i128 fast paths and the one-division quotient agree with the previous
+    /// all-`i256` implementation, at the edges of `i128` rescaling and 38 digits.
+    #[test]
+    fn agrees_with_reference_implementation() {
+        use crate::udf::reference::decimal as old;
+        let max = 10i128.pow(38) - 1;
+        let mut values = vec![
+            0,
+            1,
+            -1,
+            5,
+            -5,
+            15,
+            125,
+            -125,
+            999,
+            10i128.pow(18) + 7,
+            max,
+            -max,
+        ];
+        for k in [9u32, 19, 20, 36, 37] {
+            let p = 10i128.pow(k);
+            values.extend([p, -p, p - 1, p / 2, 5 * p - 1, p / 3, -(p / 7)]);
+        }
+        let types = [
+            t(38, 0),
+            t(38, 10),
+            t(38, 37),
+            t(38, 38),
+            t(10, 2),
+            t(19, 4),
+            t(5, 5),
+        ];
+        let ops = [
+            DecOp::Add,
+            DecOp::Subtract,
+            DecOp::Multiply,
+            DecOp::Divide,
+            DecOp::Mod,
+        ];
+        let mut checked = 0;
+        for &a in &values {
+            for &b in &values {
+                for &ta in &types {
+                    for &tb in &types {
+                        let fits = |v: i128, ty: DecType| {
+                            v.unsigned_abs() < 10u128.pow(u32::from(ty.precision))
+                        };
+                        if !fits(a, ta) || !fits(b, tb) {
+                            continue;
+                        }
+                        for op in ops {
+                            let out = result_type(op, ta, tb);
+                            let old_out = old::DecType {
+                                precision: out.precision,
+                                scale: out.scale,
+                            };
+                            let old_op = match op {
+                                DecOp::Add => old::DecOp::Add,
+                                DecOp::Subtract => old::DecOp::Subtract,
+                                DecOp::Multiply => old::DecOp::Multiply,
+                                DecOp::Divide => old::DecOp::Divide,
+                                DecOp::Mod => old::DecOp::Mod,
+                            };
+                            let new = apply(op, (a, ta.scale), (b, tb.scale), out);
+                            let reference =
+                                old::apply(old_op, (a, ta.scale), (b, tb.scale), old_out);
+                            assert_eq!(
+                                new.map_err(|e| e.0),
+                                reference.map_err(|e| e.0),
+                                "{a} ({ta:?}) {op:?} {b} ({tb:?}) as {out:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 50_000, "only {checked} cases");
+    }
+
+    #[test]
+    fn i128_rescaling_edges() {
+        // 10^37 × 10 at scale 0 → exactly 10^38: overflows DECIMAL(38,0), fits nowhere.
+        assert_eq!(to_decimal_i128(10i128.pow(37) * 10, 0, 38, 0), None);
+        assert_eq!(
+            to_decimal_i128(10i128.pow(38) - 1, 0, 38, 0),
+            Some(10i128.pow(38) - 1)
+        );
+        // scaling up past i128 is NULL, scaling down rounds HALF_UP away from zero
+        assert_eq!(to_decimal_i128(2, 0, 38, 38), None);
+        assert_eq!(to_decimal_i128(i128::MAX, 40, 38, 0), Some(0));
+        assert_eq!(to_decimal_i128(-15, 1, 5, 0), Some(-2));
+        assert_eq!(to_decimal_i128(-14, 1, 5, 0), Some(-1));
+        assert_eq!(div_pow10_half_up_i128(5 * 10i128.pow(37), 38), 1);
+        assert_eq!(div_pow10_half_up_i128(5 * 10i128.pow(37) - 1, 38), 0);
+        // i128::MAX × 1 at scale 0 → 39 digits → NULL through the i256 fallback.
+        assert_eq!(
+            apply(DecOp::Multiply, (i128::MAX, 0), (1, 0), t(38, 0)),
+            Ok(None)
+        );
+        // an i128-overflowing product that rounds back into range takes the i256 path
+        let big = 10i128.pow(37);
+        assert_eq!(
+            apply(DecOp::Multiply, (big, 37), (big, 37), t(38, 6)),
+            Ok(Some(1_000_000))
         );
     }
 }

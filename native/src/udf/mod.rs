@@ -19,8 +19,12 @@ mod decimal;
 mod java_fmt;
 mod like;
 mod parse;
+#[cfg(test)]
+mod reference;
 mod string;
 mod temporal;
+#[cfg(test)]
+mod timing;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};

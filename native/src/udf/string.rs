@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 
+use std::fmt::Write;
+
 use arrow::array::{Array, ArrayRef, AsArray, Int32Array, StringArray, StringBuilder};
+use arrow::buffer::{Buffer, ScalarBuffer};
 use arrow::datatypes::DataType;
 use datafusion::common::{exec_err, Result};
 
@@ -39,18 +42,8 @@ pub fn functions() -> Vec<FlinkUdf> {
             char_length,
             false,
         ),
-        FlinkUdf::new(
-            "gatun_flink_upper",
-            strings_type::<1>,
-            |a| map1(a, upper),
-            false,
-        ),
-        FlinkUdf::new(
-            "gatun_flink_lower",
-            strings_type::<1>,
-            |a| map1(a, lower),
-            false,
-        ),
+        FlinkUdf::new("gatun_flink_upper", strings_type::<1>, upper, false),
+        FlinkUdf::new("gatun_flink_lower", strings_type::<1>, lower, false),
         FlinkUdf::new("gatun_flink_concat", concat_type, concat, false),
         FlinkUdf::new("gatun_flink_replace", strings_type::<3>, replace, false),
     ]
@@ -109,9 +102,10 @@ fn any_null(arrays: &[&dyn Array], i: usize) -> bool {
 /// A string result built row by row: `f(i)` is `None` for NULL.
 fn build_strings<'s>(
     rows: usize,
+    bytes: usize,
     mut f: impl FnMut(usize) -> Option<std::borrow::Cow<'s, str>>,
 ) -> ArrayRef {
-    let mut out = StringBuilder::with_capacity(rows, 0);
+    let mut out = StringBuilder::with_capacity(rows, bytes);
     for i in 0..rows {
         match f(i) {
             Some(s) => out.append_value(s),
@@ -129,7 +123,11 @@ pub fn substring_sql(s: &str, pos: i32, length: i32) -> Option<&str> {
     if s.is_empty() {
         return Some("");
     }
-    let num_chars = s.chars().count() as i64;
+    let num_chars = if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    } as i64;
     let (pos, length) = (i64::from(pos), i64::from(length));
     let start = if pos > 0 {
         let start = pos - 1;
@@ -156,6 +154,9 @@ pub fn substring_sql(s: &str, pos: i32, length: i32) -> Option<&str> {
 
 /// The code points `[start, end)` of `s`.
 fn char_slice(s: &str, start: usize, end: usize) -> &str {
+    if s.is_ascii() {
+        return &s[start..end];
+    }
     let byte = |n: usize| s.char_indices().nth(n).map_or(s.len(), |(b, _)| b);
     let from = byte(start);
     let to = from
@@ -177,7 +178,7 @@ fn substring(args: &Args) -> Result<ArrayRef> {
     if let Some(len) = len {
         all.push(len);
     }
-    Ok(build_strings(s.len(), |i| {
+    Ok(build_strings(s.len(), value_bytes(s).len(), |i| {
         if any_null(&all, i) {
             return None;
         }
@@ -205,7 +206,7 @@ pub fn trim_chars<'a>(s: &'a str, chars: &str, leading: bool, trailing: bool) ->
 fn trim(args: &Args, leading: bool, trailing: bool) -> Result<ArrayRef> {
     let a = strings(args);
     let (s, chars) = (a[0], a[1]);
-    Ok(build_strings(s.len(), |i| {
+    Ok(build_strings(s.len(), value_bytes(s).len(), |i| {
         if s.is_null(i) || chars.is_null(i) {
             return None;
         }
@@ -233,71 +234,155 @@ fn position(args: &Args) -> Result<ArrayRef> {
     Ok(Arc::new(out))
 }
 
-fn char_length(args: &Args) -> Result<ArrayRef> {
-    let s = args.arrays[0].as_string::<i32>();
-    let out: Int32Array = s
-        .iter()
-        .map(|v| v.map(|v| v.chars().count() as i32))
-        .collect();
-    Ok(Arc::new(out))
+/// The bytes of every value of `s` (NULL slots included), in one slice.
+fn value_bytes(s: &StringArray) -> &[u8] {
+    let offsets = s.value_offsets();
+    let (from, to) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
+    &s.value_data()[from..to]
 }
 
-fn map1(args: &Args, f: fn(&str) -> std::borrow::Cow<'_, str>) -> Result<ArrayRef> {
+pub(super) fn char_length(args: &Args) -> Result<ArrayRef> {
     let s = args.arrays[0].as_string::<i32>();
-    Ok(build_strings(s.len(), |i| {
-        (!s.is_null(i)).then(|| f(s.value(i)))
-    }))
+    // All-ASCII batch: the length of each value is its byte length.
+    if value_bytes(s).is_ascii() {
+        let lengths: ScalarBuffer<i32> =
+            s.value_offsets().windows(2).map(|w| w[1] - w[0]).collect();
+        return Ok(Arc::new(Int32Array::new(lengths, s.nulls().cloned())));
+    }
+    let lengths: ScalarBuffer<i32> = (0..s.len())
+        .map(|i| {
+            let v = if s.is_null(i) { "" } else { s.value(i) };
+            if v.is_ascii() {
+                v.len() as i32
+            } else {
+                v.chars().count() as i32
+            }
+        })
+        .collect();
+    Ok(Arc::new(Int32Array::new(lengths, s.nulls().cloned())))
 }
 
 /// Java's `String.toUpperCase()` (full case mapping, e.g. `ß` → `SS`).
-fn upper(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.is_ascii() {
-        s.to_ascii_uppercase().into()
-    } else {
-        s.to_uppercase().into()
-    }
+pub(super) fn upper(args: &Args) -> Result<ArrayRef> {
+    map_case(args, true, |v, out| {
+        for c in v.chars().flat_map(char::to_uppercase) {
+            out.write_char(c).expect("builders do not fail");
+        }
+    })
 }
 
-/// Java's `String.toLowerCase()` (final sigma included).
-fn lower(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.is_ascii() {
-        s.to_ascii_lowercase().into()
-    } else {
-        s.to_lowercase().into()
+/// Java's `String.toLowerCase()` (final sigma included, hence `str::to_lowercase`).
+pub(super) fn lower(args: &Args) -> Result<ArrayRef> {
+    map_case(args, false, |v, out| {
+        out.write_str(&v.to_lowercase())
+            .expect("builders do not fail");
+    })
+}
+
+/// A case mapping: over the whole value buffer at once when it is ASCII (offsets and
+/// NULLs are kept), else row by row straight into the builder: ASCII rows by byte,
+/// the others with `other`.
+fn map_case(args: &Args, to_upper: bool, other: fn(&str, &mut StringBuilder)) -> Result<ArrayRef> {
+    let s = args.arrays[0].as_string::<i32>();
+    if s.value_data().is_ascii() {
+        let mut values = s.value_data().to_vec();
+        if to_upper {
+            values.make_ascii_uppercase();
+        } else {
+            values.make_ascii_lowercase();
+        }
+        let values = Buffer::from_vec(values);
+        // SAFETY: the offsets and NULLs are those of a valid array and the values are
+        // ASCII (mapped byte by byte from ASCII), so every value is valid UTF-8.
+        let out =
+            unsafe { StringArray::new_unchecked(s.offsets().clone(), values, s.nulls().cloned()) };
+        return Ok(Arc::new(out));
     }
+    let mut out = StringBuilder::with_capacity(s.len(), value_bytes(s).len());
+    let mut chunk = [0u8; 64];
+    for i in 0..s.len() {
+        if s.is_null(i) {
+            out.append_null();
+            continue;
+        }
+        let v = s.value(i);
+        if v.is_ascii() {
+            for part in v.as_bytes().chunks(chunk.len()) {
+                for (d, b) in chunk.iter_mut().zip(part) {
+                    *d = if to_upper {
+                        b.to_ascii_uppercase()
+                    } else {
+                        b.to_ascii_lowercase()
+                    };
+                }
+                // SAFETY: ASCII bytes mapped to ASCII bytes are valid UTF-8.
+                let mapped = unsafe { std::str::from_utf8_unchecked(&chunk[..part.len()]) };
+                out.write_str(mapped).expect("builders do not fail");
+            }
+        } else {
+            other(v, &mut out);
+        }
+        out.append_value("");
+    }
+    Ok(Arc::new(out.finish()))
 }
 
 fn concat(args: &Args) -> Result<ArrayRef> {
     let a = strings(args);
     let rows = args.rows();
-    Ok(build_strings(rows, |i| {
+    let bytes = a.iter().map(|s| value_bytes(s).len()).sum();
+    let mut out = StringBuilder::with_capacity(rows, bytes);
+    for i in 0..rows {
         if a.iter().any(|s| s.is_null(i)) {
-            return None;
+            out.append_null();
+            continue;
         }
-        Some(a.iter().map(|s| s.value(i)).collect::<String>().into())
-    }))
+        for s in &a {
+            out.write_str(s.value(i)).expect("builders do not fail");
+        }
+        out.append_value("");
+    }
+    Ok(Arc::new(out.finish()))
 }
 
-/// Java's `String.replace(target, replacement)`. An empty target inserts the
-/// replacement between UTF-16 units; Flink then encodes the split surrogate halves of
-/// a supplementary character as `?` each.
+/// Java's `String.replace(target, replacement)`.
+#[cfg(test)]
 pub fn java_replace(s: &str, target: &str, replacement: &str) -> String {
+    let mut out = String::new();
+    write_java_replace(&mut out, s, target, replacement).expect("strings do not fail");
+    out
+}
+
+/// Writes Java's `String.replace(target, replacement)` to `out`. An empty target
+/// inserts the replacement between UTF-16 units; Flink then encodes the split
+/// surrogate halves of a supplementary character as `?` each.
+fn write_java_replace(
+    out: &mut impl Write,
+    s: &str,
+    target: &str,
+    replacement: &str,
+) -> std::fmt::Result {
     if !target.is_empty() {
-        return s.replace(target, replacement);
+        let mut last = 0;
+        for (at, _) in s.match_indices(target) {
+            out.write_str(&s[last..at])?;
+            out.write_str(replacement)?;
+            last = at + target.len();
+        }
+        return out.write_str(&s[last..]);
     }
-    let mut out = String::with_capacity(s.len() + (s.len() + 1) * replacement.len());
-    out.push_str(replacement);
+    out.write_str(replacement)?;
     for c in s.chars() {
         if c.len_utf16() == 2 {
-            out.push('?');
-            out.push_str(replacement);
-            out.push('?');
+            out.write_char('?')?;
+            out.write_str(replacement)?;
+            out.write_char('?')?;
         } else {
-            out.push(c);
+            out.write_char(c)?;
         }
-        out.push_str(replacement);
+        out.write_str(replacement)?;
     }
-    out
+    Ok(())
 }
 
 fn replace(args: &Args) -> Result<ArrayRef> {
@@ -305,12 +390,18 @@ fn replace(args: &Args) -> Result<ArrayRef> {
     if a.len() != 3 {
         return exec_err!("expects 3 arguments");
     }
-    Ok(build_strings(a[0].len(), |i| {
+    let (s, target, replacement) = (a[0], a[1], a[2]);
+    let mut out = StringBuilder::with_capacity(s.len(), value_bytes(s).len());
+    for i in 0..s.len() {
         if a.iter().any(|s| s.is_null(i)) {
-            return None;
+            out.append_null();
+            continue;
         }
-        Some(java_replace(a[0].value(i), a[1].value(i), a[2].value(i)).into())
-    }))
+        write_java_replace(&mut out, s.value(i), target.value(i), replacement.value(i))
+            .expect("builders do not fail");
+        out.append_value("");
+    }
+    Ok(Arc::new(out.finish()))
 }
 
 #[cfg(test)]
@@ -344,5 +435,69 @@ mod tests {
         assert_eq!(java_replace("aXbX", "X", "yy"), "ayybyy");
         assert_eq!(java_replace("ab", "", "-"), "-a-b-");
         assert_eq!(java_replace("😀", "", "-"), "-?-?-");
+    }
+
+    fn array(v: &[Option<&str>]) -> ArrayRef {
+        Arc::new(StringArray::from(v.to_vec()))
+    }
+
+    fn call(f: fn(&Args) -> Result<ArrayRef>, arrays: &[ArrayRef]) -> ArrayRef {
+        let literal = vec![false; arrays.len()];
+        let t = f(&Args {
+            arrays,
+            literal: &literal,
+            return_type: &DataType::Utf8,
+        });
+        t.unwrap()
+    }
+
+    /// Every kernel agrees with the previous per-row implementation, on ASCII-only,
+    /// mixed and sliced batches with NULLs.
+    #[test]
+    fn kernels_agree_with_reference() {
+        use crate::udf::reference::string as old;
+        let ascii = [Some("Hello"), None, Some(""), Some("mIxEd 123"), Some("x")];
+        let mixed = [Some("straße"), Some("ΌΣΟΣ"), None, Some("abc"), Some("😀é")];
+        let both: Vec<Option<&str>> = ascii.iter().chain(&mixed).copied().collect();
+        let batches = [
+            array(&ascii),
+            array(&mixed),
+            array(&both),
+            array(&both).slice(3, 5),
+        ];
+        for b in &batches {
+            let one = std::slice::from_ref(b);
+            assert_eq!(&call(upper, one), &call(old::upper_kernel, one), "{b:?}");
+            assert_eq!(&call(lower, one), &call(old::lower_kernel, one), "{b:?}");
+            assert_eq!(
+                &call(char_length, one),
+                &call(old::char_length, one),
+                "{b:?}"
+            );
+            let three = [b.clone(), b.clone(), b.clone()];
+            assert_eq!(&call(concat, &three), &call(old::concat, &three), "{b:?}");
+            let n = b.len();
+            let targets = [
+                array(&vec![Some("l"); n]),
+                array(&vec![Some(""); n]),
+                b.clone(),
+            ];
+            for t in targets {
+                let args = [b.clone(), t, array(&vec![Some("<é>"); n])];
+                assert_eq!(&call(replace, &args), &call(old::replace, &args), "{b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn case_mapping_keeps_java_full_mapping() {
+        let out = call(upper, &[array(&[Some("straße"), Some("abc"), None])]);
+        let expected = array(&[Some("STRASSE"), Some("ABC"), None]);
+        assert_eq!(&out, &expected);
+        let out = call(lower, &[array(&[Some("ΌΣΟΣ"), Some("ABC")])]);
+        assert_eq!(&out, &array(&[Some("όσος"), Some("abc")]));
+        let out = call(char_length, &[array(&[Some("😀é"), None, Some("ab")])]);
+        let expected: ArrayRef = Arc::new(Int32Array::from(vec![Some(2), None, Some(2)]));
+        assert_eq!(&out, &expected);
     }
 }
