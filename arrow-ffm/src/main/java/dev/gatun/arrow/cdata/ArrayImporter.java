@@ -38,6 +38,10 @@ final class ArrayImporter {
 
     /** Checks a struct's header fields; returns its length. */
     static long checkHeader(MemorySegment a, String where) {
+        return checkHeader(a, Where.root(where));
+    }
+
+    private static long checkHeader(MemorySegment a, Where where) {
         long length = ArrowArray.length(a);
         long offset = ArrowArray.offset(a);
         long nullCount = ArrowArray.null_count(a);
@@ -60,10 +64,14 @@ final class ArrayImporter {
      * {@code [start, start + count)} (a struct parent's offset shifts its children's rows).
      */
     ValueVector node(MemorySegment a, Field field, String where, long start, long count, int depth) {
+        return node(a, field, Where.root(where), start, count, depth);
+    }
+
+    private ValueVector node(MemorySegment a, Field field, Where where, long start, long count, int depth) {
         if (depth > MAX_DEPTH) {
-            throw new ArrowFormatException(where, "nested deeper than " + MAX_DEPTH + " levels");
+            throw new ArrowFormatException(where.toString(), "nested deeper than " + MAX_DEPTH + " levels");
         }
-        where = where + " (" + field.name() + ": " + FormatStrings.of(field.type()) + ")";
+        where = where.typed(field);
         if (ArrowArray.release(a).address() == 0) {
             throw new ArrowFormatException(where + ".release", "is NULL: already released");
         }
@@ -77,13 +85,13 @@ final class ArrayImporter {
         ArrowType type = field.type();
         int nb = Vectors.bufferCount(type);
         int nc = field.children().size();
-        checkCount(ArrowArray.n_buffers(a), nb, where + ".n_buffers", type);
-        checkCount(ArrowArray.n_children(a), nc, where + ".n_children", type);
+        checkCount(ArrowArray.n_buffers(a), nb, where, ".n_buffers", type);
+        checkCount(ArrowArray.n_children(a), nc, where, ".n_children", type);
         if (ArrowArray.dictionary(a).address() != 0) {
             throw new ArrowFormatException(where + ".dictionary", "is set: dictionary-encoded arrays are not supported");
         }
-        MemorySegment[] pointers = pointers(ArrowArray.buffers(a), nb, where + ".buffers");
-        MemorySegment[] children = pointers(ArrowArray.children(a), nc, where + ".children");
+        MemorySegment[] pointers = pointers(ArrowArray.buffers(a), nb, where, ".buffers");
+        MemorySegment[] children = pointers(ArrowArray.children(a), nc, where, ".children");
 
         long first = offset + start;
         long end = first + count;
@@ -107,7 +115,7 @@ final class ArrayImporter {
             case ArrowType.MapType m -> list(a, field, pointers, buffers, children, childVectors, first, count, length, where, depth);
             case ArrowType.StructType s -> {
                 for (int i = 0; i < nc; i++) {
-                    childVectors.add(node(child(children, i, where), field.child(i), where + ".children[" + i + "]",
+                    childVectors.add(node(child(children, i, where), field.child(i), where.child(i),
                             first, count, depth + 1));
                 }
             }
@@ -121,7 +129,7 @@ final class ArrayImporter {
     }
 
     private void varBinary(MemorySegment[] pointers, MemorySegment[] buffers, long first, long count, long length,
-                           String where) {
+                           Where where) {
         MemorySegment offsets = offsets(pointers, buffers, first, count, length, where);
         long dataEnd = count == 0 && offsets == null ? 0 : offsets.get(INT, (first + count) * 4);
         buffers[2] = required(pointers, 2, dataEnd, length, where);
@@ -129,11 +137,11 @@ final class ArrayImporter {
 
     private void list(MemorySegment a, Field field, MemorySegment[] pointers, MemorySegment[] buffers,
                       MemorySegment[] children, List<ValueVector> childVectors, long first, long count, long length,
-                      String where, int depth) {
+                      Where where, int depth) {
         MemorySegment offsets = offsets(pointers, buffers, first, count, length, where);
         long childEnd = count == 0 && offsets == null ? 0 : offsets.get(INT, (first + count) * 4);
         MemorySegment child = child(children, 0, where);
-        String childWhere = where + ".children[0]";
+        Where childWhere = where.child(0);
         long childLength = checkHeader(child, childWhere);
         if (childEnd > childLength) {
             throw new ArrowFormatException(childWhere + ".length", "is " + childLength
@@ -144,7 +152,7 @@ final class ArrayImporter {
 
     /** Validates and maps the offsets buffer; null only when the array is empty and the pointer NULL. */
     private MemorySegment offsets(MemorySegment[] pointers, MemorySegment[] buffers, long first, long count, long length,
-                                  String where) {
+                                  Where where) {
         if (pointers[1].address() == 0 && length == 0) {
             buffers[1] = MemorySegment.NULL.reinterpret(0, arena, null);
             return null;
@@ -154,19 +162,38 @@ final class ArrayImporter {
         if (previous < 0) {
             throw new ArrowFormatException(where + ".buffers[1]", "offset " + first + " is negative (" + previous + ")");
         }
-        for (long i = first + 1; i <= first + count; i++) {
-            int next = offsets.get(INT, i * 4);
-            if (next < previous) {
-                throw new ArrowFormatException(where + ".buffers[1]", "offsets decrease at " + i + " (" + previous
-                        + " then " + next + ")");
+        if (!nonDecreasing(pointers[1].reinterpret(offsets.byteSize()), first, count, previous)) {
+            for (long i = first + 1; i <= first + count; i++) {
+                int next = offsets.get(INT, i * 4);
+                if (next < previous) {
+                    throw new ArrowFormatException(where + ".buffers[1]", "offsets decrease at " + i + " (" + previous
+                            + " then " + next + ")");
+                }
+                previous = next;
             }
-            previous = next;
         }
         buffers[1] = offsets;
         return offsets;
     }
 
-    private MemorySegment required(MemorySegment[] pointers, int i, long extent, long length, String where) {
+    /**
+     * Whether offsets {@code first..first+count} never decrease, given that the first one,
+     * {@code start}, is non-negative (then none is negative either). Branch-free over a view
+     * without the arena's liveness checks, which this import holds open: a loop the JIT can unroll
+     * (a string column of 4096 rows was a third of the import's time with a checked, branching loop).
+     */
+    private static boolean nonDecreasing(MemorySegment offsets, long first, long count, int start) {
+        long previous = start;
+        long drops = 0;
+        for (long i = first + 1; i <= first + count; i++) {
+            long next = offsets.get(INT, i * 4);
+            drops |= next - previous; // in long: no overflow, negative iff next < previous
+            previous = next;
+        }
+        return drops >= 0;
+    }
+
+    private MemorySegment required(MemorySegment[] pointers, int i, long extent, long length, Where where) {
         if (pointers[i].address() == 0) {
             if (extent == 0 || length == 0) {
                 return MemorySegment.NULL.reinterpret(0, arena, null);
@@ -176,7 +203,7 @@ final class ArrayImporter {
         return buffer(pointers[i], extent, where, i);
     }
 
-    private MemorySegment buffer(MemorySegment pointer, long extent, String where, int i) {
+    private MemorySegment buffer(MemorySegment pointer, long extent, Where where, int i) {
         bytes += extent;
         return pointer.reinterpret(extent, arena, null).asReadOnly();
     }
@@ -185,19 +212,19 @@ final class ArrayImporter {
         return (bits + 7) >>> 3;
     }
 
-    private static void checkCount(long actual, int expected, String where, ArrowType type) {
+    private static void checkCount(long actual, int expected, Where where, String field, ArrowType type) {
         if (actual != expected) {
-            throw new ArrowFormatException(where, "is " + actual + " but " + type + " has " + expected);
+            throw new ArrowFormatException(where + field, "is " + actual + " but " + type + " has " + expected);
         }
     }
 
-    private static MemorySegment[] pointers(MemorySegment array, int n, String where) {
+    private static MemorySegment[] pointers(MemorySegment array, int n, Where where, String field) {
         MemorySegment[] out = new MemorySegment[n];
         if (n == 0) {
             return out;
         }
         if (array.address() == 0) {
-            throw new ArrowFormatException(where, "is NULL but " + n + " entries are required");
+            throw new ArrowFormatException(where + field, "is NULL but " + n + " entries are required");
         }
         MemorySegment p = array.reinterpret(8L * n);
         for (int i = 0; i < n; i++) {
@@ -206,11 +233,45 @@ final class ArrayImporter {
         return out;
     }
 
-    private static MemorySegment child(MemorySegment[] children, int i, String where) {
+    private static MemorySegment child(MemorySegment[] children, int i, Where where) {
         MemorySegment c = children[i];
         if (c.address() == 0) {
             throw new ArrowFormatException(where + ".children[" + i + "]", "pointer is NULL");
         }
         return c.reinterpret(ArrowArray.sizeof());
+    }
+
+    /**
+     * Where in the struct tree a check is, spelled out only when a check fails (building the
+     * names eagerly cost several string concatenations per node on every import).
+     */
+    private static final class Where {
+        private final Where parent;
+        private final String text;
+        private final Field field;
+
+        private Where(Where parent, String text, Field field) {
+            this.parent = parent;
+            this.text = text;
+            this.field = field;
+        }
+
+        static Where root(String text) {
+            return new Where(null, text, null);
+        }
+
+        Where typed(Field f) {
+            return new Where(this, null, f);
+        }
+
+        Where child(int i) {
+            return new Where(this, ".children[" + i + "]", null);
+        }
+
+        @Override
+        public String toString() {
+            String own = field == null ? text : " (" + field.name() + ": " + FormatStrings.of(field.type()) + ")";
+            return parent == null ? own : parent + own;
+        }
     }
 }

@@ -49,6 +49,7 @@ public final class CDataExporter {
         boolean success = false;
         try {
             Set<NativeBuffer> claimed = Collections.newSetFromMap(new IdentityHashMap<>());
+            export.startArrayTree(batch.columns());
             export.fillArray(root, batch.rowCount(), 0, List.of(MemorySegment.NULL), batch.columns(), List.of(),
                     claimed, batch::exportReleased);
             FaultInjection.hit(FaultPoint.EXPORT_ARRAY);
@@ -103,6 +104,10 @@ public final class CDataExporter {
         private final NativeAllocator allocator;
         private final List<NativeBuffer> blocks = new ArrayList<>();
         private final List<MemorySegment> ids = new ArrayList<>();
+        /** The one metadata block of an array tree, carved node by node; null for schemas. */
+        private SharedBlock tree;
+        private MemorySegment treeView;
+        private long treeCursor;
 
         Export(NativeAllocator allocator) {
             this.allocator = allocator;
@@ -123,6 +128,37 @@ public final class CDataExporter {
             return b;
         }
 
+        /**
+         * Allocates one metadata block for a whole array tree (a root struct over {@code columns}):
+         * every node's {@code buffers} and {@code children} arrays and its children's structs. One
+         * allocation per batch instead of one per node; the block is freed when the last node of
+         * the tree is released (a child moved out by the consumer may outlive the root).
+         */
+        void startArrayTree(List<ValueVector> columns) {
+            long[] bytesAndNodes = {8L * (1 + columns.size()) + columns.size() * ARRAY_SIZE, 1};
+            for (ValueVector c : columns) {
+                measure(c, bytesAndNodes);
+            }
+            tree = new SharedBlock(block(bytesAndNodes[0]), (int) bytesAndNodes[1]);
+            treeView = tree.buffer().unscopedView();
+            treeCursor = 0;
+        }
+
+        private static void measure(ValueVector v, long[] bytesAndNodes) {
+            List<ValueVector> children = v.children();
+            bytesAndNodes[0] += 8L * (v.bufferCount() + children.size()) + children.size() * ARRAY_SIZE;
+            bytesAndNodes[1]++;
+            for (ValueVector c : children) {
+                measure(c, bytesAndNodes);
+            }
+        }
+
+        private MemorySegment carve(long bytes) {
+            MemorySegment m = treeView.asSlice(treeCursor, bytes);
+            treeCursor += bytes;
+            return m;
+        }
+
         /** Fills {@code s} for one array node; the root's release is set by the caller, last. */
         void fillArray(MemorySegment s, long length, long nullCount, List<MemorySegment> buffers,
                        List<ValueVector> children, List<NativeBuffer> owned, Set<NativeBuffer> claimed,
@@ -130,8 +166,7 @@ public final class CDataExporter {
             int nb = buffers.size();
             int nc = children.size();
             long childStructsAt = 8L * (nb + nc);
-            NativeBuffer meta = block(childStructsAt + nc * ARRAY_SIZE);
-            MemorySegment m = meta.unscopedView();
+            MemorySegment m = carve(childStructsAt + nc * ARRAY_SIZE);
             for (int i = 0; i < nb; i++) {
                 m.set(ValueLayout.ADDRESS, 8L * i, buffers.get(i));
             }
@@ -140,9 +175,7 @@ public final class CDataExporter {
                 m.set(ValueLayout.ADDRESS, 8L * (nb + j), child);
                 fillVector(child, children.get(j), claimed);
             }
-            List<NativeBuffer> all = new ArrayList<>(owned);
-            all.add(meta);
-            MemorySegment id = register(new ExportedNode(false, all, m.asSlice(childStructsAt), nc, onReleased));
+            MemorySegment id = register(new ExportedNode(false, owned, tree, m.asSlice(childStructsAt), nc, onReleased));
             ArrowArray.length(s, length);
             ArrowArray.null_count(s, nullCount);
             ArrowArray.offset(s, 0);
@@ -194,7 +227,8 @@ public final class CDataExporter {
                 fillSchema(child, FormatStrings.of(f.type()), f.name(), childFlags, f.metadata(), f.children(), null);
                 ArrowSchema.release(child, ReleaseUpcall.stub());
             }
-            MemorySegment id = register(new ExportedNode(true, List.of(meta), m.asSlice(childStructsAt), nc, onReleased));
+            MemorySegment id = register(new ExportedNode(true, List.of(meta), null, m.asSlice(childStructsAt), nc,
+                    onReleased));
             ArrowSchema.format(s, m.asSlice(formatAt));
             ArrowSchema.name(s, m.asSlice(nameAt));
             ArrowSchema.metadata(s, metadataBytes == null ? MemorySegment.NULL : m.asSlice(metadataAt));

@@ -48,6 +48,7 @@ class ImportFuzzTest {
         REQUIRED_BUFFER_NULL(".buffers[1]"), VALIDITY_NULL_WITH_NULLS(".buffers[0]"),
         CHILDREN_NULL(".children"), CHILD_POINTER_NULL(".children["), CHILD_RELEASED(".release"),
         DICTIONARY_SET(".dictionary"), NEGATIVE_OFFSET_VALUE(".buffers[1]"), DECREASING_OFFSETS(".buffers[1]"),
+        MIN_VALUE_OFFSET(".buffers[1]"),
         LIST_CHILD_TOO_SHORT(".length"), STRUCT_CHILD_TOO_SHORT(".length");
 
         final String where;
@@ -279,6 +280,14 @@ class ImportFuzzTest {
                 MemorySegment offsets = buffer(s, 1, (length + 1) * 4);
                 int k = random.nextInt((int) length);
                 offsets.setAtIndex(ValueLayout.JAVA_INT, k + 1, offsets.getAtIndex(ValueLayout.JAVA_INT, k) - 1 - random.nextInt(5));
+            }
+            case MIN_VALUE_OFFSET -> {
+                if (!node.column() || length == 0 || !hasOffsets(type)) {
+                    return null;
+                }
+                // a drop whose int difference would overflow to a positive number
+                int k = random.nextInt((int) length);
+                buffer(s, 1, (length + 1) * 4).setAtIndex(ValueLayout.JAVA_INT, k + 1, Integer.MIN_VALUE);
             }
             case LIST_CHILD_TOO_SHORT -> {
                 if (!node.column() || length == 0 || !(type instanceof ArrowType.ListType || type instanceof ArrowType.MapType)) {

@@ -30,6 +30,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -44,6 +45,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code gatun}: arrow-ffm's production crossing ({@code ArrowCall.exchange}: export of a
  *       SEALED batch, {@code gatun_passthrough}, import with its checks, release of the import,
  *       which releases the export through Rust);
+ *   <li>{@code gatunEmpty}: the same with 0-row batches of the same schema: the fixed per-call
+ *       part (structs, registry, downcall, release upcall), without the per-row offset checks;
+ *   <li>{@code gatunExportRelease}: export only, released at once from Java (no native call);
  *   <li>{@code arrowJavaJniPassthrough}: the same Rust function reached with Arrow Java's C Data
  *       structs (JNI export/import and release callbacks);
  *   <li>{@code arrowJavaJni}: Arrow Java through {@code gatun_roundtrip}, which also runs arrow-rs
@@ -51,10 +55,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  * {@code gatun_passthrough} moves the array in, checks its shape and imports it as
  * {@code gatun_calc_evaluate} does, and hands the same buffers back without reading values. An
- * exported arrow-ffm batch cannot be exported again, so {@code gatun} gets a freshly written batch
- * per invocation ({@link GatunBatch}, {@code Level.Invocation}: not timed, but each invocation
- * carries JMH's two timestamps, a few tens of ns). {@code fixed10} has fixed-width columns only;
- * {@code mixed10} adds three strings and a decimal.
+ * exported arrow-ffm batch cannot be exported again, so every invocation crosses a pool of
+ * {@value #POOL} batches written before it (untimed, {@code Level.Invocation}) and the score is
+ * per batch ({@code @OperationsPerInvocation}); the Arrow Java benchmarks cross their (re-usable)
+ * batch {@value #POOL} times per invocation alike, so both sides carry the same JMH overhead.
+ * {@code fixed10} has fixed-width columns only; {@code mixed10} adds three strings and a decimal.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,6 +69,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {BenchJvm.NATIVE_ACCESS, BenchJvm.OPEN_NIO, BenchJvm.ARROW_UNSAFE,
     BenchJvm.ARROW_NO_NULL_CHECK})
 public class CrossingBench {
+    /** Batches crossed per invocation. */
+    public static final int POOL = 16;
     /** Ten columns of the 20-column mixed row. */
     public static final int[] FIXED10 = {0, 1, 2, 3, 4, 5, 6, 7, 13, 14};
     public static final int[] MIXED10 = {0, 3, 4, 6, 7, 8, 10, 11, 13, 14};
@@ -92,15 +99,16 @@ public class CrossingBench {
         allocator.close();
     }
 
-    /** A SEALED arrow-ffm batch of the same rows and columns, written before each invocation. */
+    /** {@value #POOL} SEALED arrow-ffm batches of the same rows and columns, written before each invocation. */
     @State(Scope.Thread)
-    public static class GatunBatch {
+    public static class GatunBatches {
         private NativeAllocator allocator;
         private BatchWriter writer;
         private RowData[] rows;
         private Schema schema;
         private MemorySegment passthrough;
-        RecordBatch batch;
+        final RecordBatch[] batches = new RecordBatch[POOL];
+        final RecordBatch[] empty = new RecordBatch[POOL];
 
         @Setup
         public void setUp(CrossingBench bench) {
@@ -126,20 +134,31 @@ public class CrossingBench {
             }
         }
 
-        @Setup(Level.Invocation)
-        public void write() {
-            for (RowData row : rows) {
-                writer.write(row);
+        /** Writes the pool; empty (0-row) batches only for {@code gatunEmpty}. */
+        void write(boolean full) {
+            for (int i = 0; i < POOL; i++) {
+                if (full) {
+                    for (RowData row : rows) {
+                        writer.write(row);
+                    }
+                    batches[i] = writer.finish();
+                } else {
+                    empty[i] = writer.finish();
+                }
             }
-            batch = writer.finish();
         }
 
         @TearDown(Level.Invocation)
         public void releaseUnused() {
-            if (batch != null && batch.state() == dev.gatun.arrow.batch.BatchState.SEALED) {
-                batch.close();
+            for (RecordBatch[] pool : List.of(batches, empty)) {
+                for (int i = 0; i < POOL; i++) {
+                    RecordBatch b = pool[i];
+                    if (b != null && b.state() == dev.gatun.arrow.batch.BatchState.SEALED) {
+                        b.close();
+                    }
+                    pool[i] = null;
+                }
             }
-            batch = null;
         }
 
         @TearDown
@@ -148,30 +167,101 @@ public class CrossingBench {
             writer.close();
             allocator.close(); // throws if a batch leaked
         }
+
+        int cross(RecordBatch[] pool) {
+            MemorySegment handle = passthrough;
+            int rows = 0;
+            for (int i = 0; i < POOL; i++) {
+                try (RecordBatch back = ArrowCall.exchange(pool[i], allocator,
+                        (in, out) -> GatunNative.passthrough(handle, in, out), () -> schema)) {
+                    rows += back.rowCount();
+                }
+            }
+            return rows;
+        }
     }
 
-    @Benchmark
-    public int gatun(GatunBatch state) {
-        MemorySegment handle = state.passthrough;
-        try (RecordBatch back = ArrowCall.exchange(state.batch, state.allocator,
-                (in, out) -> GatunNative.passthrough(handle, in, out), () -> state.schema)) {
-            return back.rowCount();
+    /** The pool of full batches for {@code gatun} and {@code gatunExportRelease}. */
+    @State(Scope.Thread)
+    public static class FullPool {
+        GatunBatches pool;
+
+        @Setup(Level.Invocation)
+        public void write(GatunBatches batches) {
+            pool = batches;
+            batches.write(true);
+        }
+    }
+
+    /** The pool of 0-row batches for {@code gatunEmpty}. */
+    @State(Scope.Thread)
+    public static class EmptyPool {
+        GatunBatches pool;
+
+        @Setup(Level.Invocation)
+        public void write(GatunBatches batches) {
+            pool = batches;
+            batches.write(false);
         }
     }
 
     @Benchmark
+    @OperationsPerInvocation(POOL)
+    public int gatun(FullPool state) {
+        return state.pool.cross(state.pool.batches);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(POOL)
+    public int gatunEmpty(EmptyPool state) {
+        return state.pool.cross(state.pool.empty);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(POOL)
+    public long gatunExportRelease(FullPool state, Scratch scratch) {
+        long sum = 0;
+        for (RecordBatch b : state.pool.batches) {
+            CDataExporter.exportBatch(b, scratch.array);
+            sum += dev.gatun.ffm.internal.ArrowArray.length(scratch.array);
+            ReleaseUpcall.releaseArray(scratch.array);
+        }
+        return sum;
+    }
+
+    /** One reusable ArrowArray struct for {@code gatunExportRelease}. */
+    @State(Scope.Thread)
+    public static class Scratch {
+        private final Arena arena = Arena.ofConfined();
+        final MemorySegment array = dev.gatun.ffm.internal.ArrowArray.allocate(arena);
+
+        @TearDown
+        public void close() {
+            arena.close();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(POOL)
     public int arrowJavaJniPassthrough() {
-        VectorSchemaRoot back = crossing.passthrough(source);
-        int rows = back.getRowCount();
-        back.clear(); // releases the imported buffers: Rust's release, then the export's release
+        int rows = 0;
+        for (int i = 0; i < POOL; i++) {
+            VectorSchemaRoot back = crossing.passthrough(source);
+            rows += back.getRowCount();
+            back.clear(); // releases the imported buffers: Rust's release, then the export's release
+        }
         return rows;
     }
 
     @Benchmark
+    @OperationsPerInvocation(POOL)
     public int arrowJavaJni() {
-        VectorSchemaRoot back = crossing.roundtrip(source);
-        int rows = back.getRowCount();
-        back.clear(); // releases the imported buffers: Rust's release, then the export's release
+        int rows = 0;
+        for (int i = 0; i < POOL; i++) {
+            VectorSchemaRoot back = crossing.roundtrip(source);
+            rows += back.getRowCount();
+            back.clear(); // releases the imported buffers: Rust's release, then the export's release
+        }
         return rows;
     }
 }
