@@ -52,17 +52,17 @@ public final class CostRule {
     /**
      * Stock cost divided by native cost per shape (> 1: native is cheaper), from the e2e benchmark
      * (docs/performance.md, docs/bench/e2e-summary.md: {@code bin/gatun bench e2e --rows 500000
-     * --warmups 1 --trials 5}, 2-core VM, JDK 25, 2026-11-30): the median over the shape's queries
-     * of stock task-thread CPU / Gatun task-thread CPU (CPU time, because wall-clock rates on that
-     * loaded machine varied 2-3x). q1 {@code price * 0.908} 0.81; q2 {@code auction % 123 = 0}
-     * 0.90; strings 1.08, CASE chain 0.88, demo 0.82; DECIMAL arithmetic 0.60, timestamp EXTRACT
-     * and CAST 0.82.
+     * --warmups 1 --trials 5}, 2-core VM, JDK 25, run of 2026-11-30 07:21 UTC): the median over the
+     * shape's queries of stock task-thread CPU / Gatun task-thread CPU (CPU time, because
+     * wall-clock rates on that loaded machine varied 2-3x). q1 {@code price * 0.908} 0.87; q2
+     * {@code auction % 123 = 0} 0.87; strings 1.23, CASE chain 0.90, demo 0.93; DECIMAL arithmetic
+     * 1.07, timestamp EXTRACT and CAST 0.85.
      */
     static final java.util.Map<Shape, Double> MEASURED = java.util.Map.of(
-            Shape.CHEAP_PROJECTION, 0.81,
-            Shape.CHEAP_FILTER, 0.90,
-            Shape.STRINGS, 0.88,
-            Shape.OTHER, 0.71);
+            Shape.CHEAP_PROJECTION, 0.87,
+            Shape.CHEAP_FILTER, 0.87,
+            Shape.STRINGS, 0.93,
+            Shape.OTHER, 0.96);
 
     /** The measured speedup of a shape, if the benchmark has one. */
     public static java.util.OptionalDouble measured(Shape shape) {
