@@ -50,6 +50,8 @@ public final class MainJob {
         Run stock = run(sql, rows, false, name);
         Run gatun = run(sql, rows, true, name);
         System.out.println(gatun.explain.substring(gatun.explain.indexOf("== Gatun ==")).strip());
+        System.out.println("(forced: gatun.native.force=true; by default the cost rule decides: "
+                + defaultDecision(sql, rows) + ")");
         boolean same = stock.checksum.equals(gatun.checksum);
         System.out.printf(Locale.ROOT, "stock  %,12.0f rows/s   %,d result rows, checksum %s%n",
                 stock.rowsPerSecond, stock.checksum.rows(), stock.checksum.hex());
@@ -57,6 +59,17 @@ public final class MainJob {
                 gatun.rowsPerSecond, gatun.checksum.rows(), gatun.checksum.hex(),
                 same ? "same rows as stock" : "DIFFERENT ROWS", gatun.rowsPerSecond / stock.rowsPerSecond);
         return same;
+    }
+
+    /** The Gatun line of EXPLAIN without the force switch: what a job gets from Gatun.enable alone. */
+    private static String defaultDecision(String sql, long rows) {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        Gatun.enable(tEnv);
+        tEnv.executeSql(NexmarkSourceFactory.createTableDdl("bid", Shapes.byName("bid"), rows, 42, RowFormat.of("generic")));
+        String explain = Gatun.explain(tEnv, sql);
+        String section = explain.substring(explain.indexOf("== Gatun ==") + "== Gatun ==".length()).strip();
+        int colon = section.indexOf("): Calc(");
+        return colon > 0 ? section.substring(0, colon + 1) : section.lines().findFirst().orElse(section);
     }
 
     private record Run(String explain, Checksums.Checksum checksum, double rowsPerSecond) {}
