@@ -115,7 +115,7 @@ class GoldenPlansTest {
                         + " COALESCE(i, CAST(small AS INT), 0), IF(flag, s, 'none'),"
                         + " CASE WHEN i <> 0 THEN 100 / i ELSE -1 END FROM g"),
                 c("guarded_filter", "SELECT id FROM g WHERE i <> 0 AND 100 / i > 2"),
-                c("strings", "SELECT id, UPPER(s), LOWER(s), CHAR_LENGTH(s), s || '!', CONCAT(s, '-', ch),"
+                c("strings", "SELECT id, UPPER(s), CHAR_LENGTH(s), s || '!', CONCAT(s, '-', ch),"
                         + " SUBSTRING(s, 2), SUBSTRING(s, 2, 3), POSITION('a' IN s), REPLACE(s, 'a', 'AA') FROM g"),
                 c("trim", "SELECT id, TRIM(s), TRIM(LEADING 'x' FROM s), TRIM(TRAILING 'x' FROM s) FROM g"),
                 c("like", "SELECT id, s LIKE '%a%', s LIKE 'a!_%' ESCAPE '!', s NOT LIKE '_b%' FROM g"),
@@ -265,7 +265,11 @@ class GoldenPlansTest {
         }
         assertEquals(caseNames, files, "golden files vs cases (stale or missing files)" + regenerate());
         Set<String> admitted = new TreeSet<>();
-        MAPPER.readTree(Files.readString(FUNCTIONS)).get("functions").forEach(f -> admitted.add(f.get("name").asText()));
+        MAPPER.readTree(Files.readString(FUNCTIONS)).get("functions").forEach(f -> {
+            if (!f.has("unadmitted")) {
+                admitted.add(f.get("name").asText());
+            }
+        });
         Set<String> uncovered = new TreeSet<>(admitted);
         uncovered.removeAll(functions);
         // Calcite rewrites these before the Calc (IS [NOT] DISTINCT FROM into CASE/OR/IS NULL, IS [NOT]
