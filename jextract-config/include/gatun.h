@@ -89,8 +89,9 @@ int32_t gatun_passthrough_free(GatunPassthrough* passthrough, char* err_buf, siz
 /*
  * Calc: a Flink Calc (projections + optional filter) compiled once, evaluated per batch.
  *
- * plan/plan_len: a serialized Substrait ExtendedExpression (spec 0.85, the Rust
- * `substrait` crate 0.63 of datafusion-substrait 55.2). referred_expr lists the
+ * plan/plan_len: a serialized Substrait ExtendedExpression (spec 0.77.0, the Rust
+ * `substrait` crate 0.62.2 of datafusion-substrait 53.1, the same spec as io.substrait:core
+ * 0.73.0; pinned in native/admission/substrait-spec-version). referred_expr lists the
  * projections in output order, each named by output_names[0]; the filter, if any, is
  * one more BOOLEAN expression named exactly "gatun.filter" (anywhere in the list; not
  * an output column). base_schema describes the input without the row-kind column.

@@ -9,11 +9,12 @@
 //! left side does not decide (`AND`: left TRUE or NULL; `OR`: left FALSE or NULL), as
 //! Flink's generated code does.
 //!
-//! `CASE` needs no rewrite: DataFusion 55's `CaseExpr` evaluates each THEN/ELSE on the
+//! `CASE` needs no rewrite: DataFusion 53's `CaseExpr` evaluates each THEN/ELSE on the
 //! rows selected for it (and later WHENs on the remaining rows only); the tests in
 //! `tests/c_abi/guard.rs` pin that. Gatun functions evaluate nothing on a 0-row batch
 //! (see `udf`), so a literal-only raising expression in an untaken branch stays silent.
 
+use std::any::Any;
 use std::fmt;
 use std::hash::Hash;
 use std::sync::Arc;
@@ -36,7 +37,7 @@ use crate::udf;
 /// Rewrites every `AND`/`OR` whose right side may raise into a [`ShortCircuit`].
 pub fn guard(expr: Arc<dyn PhysicalExpr>) -> Result<Arc<dyn PhysicalExpr>> {
     expr.transform_up(|node| {
-        if let Some(b) = node.downcast_ref::<BinaryExpr>() {
+        if let Some(b) = node.as_any().downcast_ref::<BinaryExpr>() {
             let and = match b.op() {
                 Operator::And => Some(true),
                 Operator::Or => Some(false),
@@ -61,17 +62,18 @@ pub fn guard(expr: Arc<dyn PhysicalExpr>) -> Result<Arc<dyn PhysicalExpr>> {
 /// Whether evaluating `expr` can raise an error for some input row. Conservative:
 /// only node types known not to raise are trusted.
 pub fn may_raise(expr: &Arc<dyn PhysicalExpr>) -> bool {
-    let trusted = expr.is::<Column>()
-        || expr.is::<Literal>()
-        || expr.is::<NotExpr>()
-        || expr.is::<IsNullExpr>()
-        || expr.is::<IsNotNullExpr>()
-        || expr.is::<CaseExpr>()
-        || expr.is::<ShortCircuit>()
-        || expr
+    let any = expr.as_any();
+    let trusted = any.is::<Column>()
+        || any.is::<Literal>()
+        || any.is::<NotExpr>()
+        || any.is::<IsNullExpr>()
+        || any.is::<IsNotNullExpr>()
+        || any.is::<CaseExpr>()
+        || any.is::<ShortCircuit>()
+        || any
             .downcast_ref::<BinaryExpr>()
             .is_some_and(|b| non_raising_operator(b.op()))
-        || expr
+        || any
             .downcast_ref::<ScalarFunctionExpr>()
             .is_some_and(|f| udf::is_infallible(f.name()));
     !trusted || expr.children().into_iter().any(may_raise)
@@ -129,6 +131,10 @@ impl fmt::Display for ShortCircuit {
 }
 
 impl PhysicalExpr for ShortCircuit {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
     fn data_type(&self, _input_schema: &Schema) -> Result<DataType> {
         Ok(DataType::Boolean)
     }
@@ -214,7 +220,6 @@ mod tests {
     use arrow::datatypes::Field;
     use datafusion::common::DFSchema;
     use datafusion::logical_expr::execution_props::ExecutionProps;
-    use datafusion::logical_expr::physical_planning_context::PhysicalPlanningContext;
     use datafusion::logical_expr::{binary_expr, col, lit, Expr};
     use datafusion::physical_expr::create_physical_expr;
 
@@ -241,7 +246,6 @@ mod tests {
             &expr,
             &df,
             &ExecutionProps::new(),
-            &PhysicalPlanningContext::default(),
         )
         .unwrap();
         let x: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3, 4, 0]));
@@ -249,7 +253,7 @@ mod tests {
         let err = plain.evaluate(&batch).unwrap_err().strip_backtrace();
         assert!(err.contains("/ by zero"), "{err}");
         let guarded = guard(Arc::clone(&plain)).unwrap();
-        assert!(guarded.is::<ShortCircuit>());
+        assert!(guarded.as_any().is::<ShortCircuit>());
         let out = guarded.evaluate(&batch).unwrap().into_array(5).unwrap();
         let out: Vec<_> = out.as_boolean().iter().collect();
         assert_eq!(
@@ -266,9 +270,8 @@ mod tests {
             &safe,
             &df,
             &ExecutionProps::new(),
-            &PhysicalPlanningContext::default(),
         )
         .unwrap();
-        assert!(guard(safe).unwrap().is::<BinaryExpr>());
+        assert!(guard(safe).unwrap().as_any().is::<BinaryExpr>());
     }
 }

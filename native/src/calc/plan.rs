@@ -15,7 +15,6 @@ use arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::DFSchema;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::execution_props::ExecutionProps;
-use datafusion::logical_expr::physical_planning_context::PhysicalPlanningContext;
 use datafusion::logical_expr::{Expr, ExprSchemable};
 use datafusion::physical_expr::{create_physical_expr, PhysicalExpr};
 use datafusion_substrait::extensions::Extensions;
@@ -246,7 +245,6 @@ fn admit(name: String, expr: &Expr, schema: &DFSchema) -> GatunResult<Compiled> 
         expr,
         schema,
         &ExecutionProps::new(),
-        &PhysicalPlanningContext::default(),
     )
     .and_then(guard)
     .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;

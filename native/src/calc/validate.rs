@@ -195,7 +195,7 @@ fn cast(expr: &Expr, cast: &Cast, schema: &DFSchema) -> Result<(), String> {
         .expr
         .get_type(schema)
         .map_err(|err| format!("cannot type `{}`: {}", cast.expr, err.strip_backtrace()))?;
-    let to = cast.field.data_type();
+    let to = &cast.data_type;
     if lossless_cast(&from, to) {
         Ok(())
     } else {

@@ -18,7 +18,10 @@ const POW10: [i256; 77] = {
     let mut table = [i256::ONE; 77];
     let mut k = 1;
     while k < table.len() {
-        table[k] = table[k - 1].wrapping_mul(i256::from_i128(10));
+        // `i256::wrapping_mul` is not `const` in arrow 58: multiply the parts by ten.
+        let (low, high) = table[k - 1].to_parts();
+        let carry = ((low >> 64) * 10 + ((low & u64::MAX as u128) * 10 >> 64)) >> 64;
+        table[k] = i256::from_parts(low.wrapping_mul(10), high * 10 + carry as i128);
         k += 1;
     }
     table

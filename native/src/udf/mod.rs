@@ -26,6 +26,7 @@ mod temporal;
 #[cfg(test)]
 mod timing;
 
+use std::any::Any;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
@@ -111,6 +112,10 @@ impl Hash for FlinkUdf {
 }
 
 impl ScalarUDFImpl for FlinkUdf {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
     fn name(&self) -> &str {
         self.name
     }

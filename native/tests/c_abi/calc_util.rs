@@ -275,7 +275,7 @@ pub fn eval(expr: Expr, input: &RecordBatch) -> Result<ArrayRef, Failure> {
 pub fn deep_copy(array: &ArrayRef) -> ArrayRef {
     let data = array.to_data();
     let mut copy = arrow::array::MutableArrayData::new(vec![&data], false, data.len());
-    copy.try_extend(0, 0, data.len()).unwrap();
+    copy.extend(0, 0, data.len());
     make_array(copy.freeze())
 }
 

@@ -15,6 +15,7 @@ mod header;
 mod layout;
 mod passthrough;
 mod roundtrip;
+mod spec_pin;
 mod stats;
 mod types;
 mod udf_arith;

@@ -1,5 +1,5 @@
 //! How each Arrow type of DESIGN.md §6 is encoded in Substrait for datafusion-substrait
-//! 55.2 (the table Java's plan writer follows), and that a Calc passes a column of
+//! 53.1 (the table Java's plan writer follows), and that a Calc passes a column of
 //! every such type through unchanged.
 
 use std::sync::Arc;
