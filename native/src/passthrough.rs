@@ -7,9 +7,7 @@
 //! `gatun_roundtrip` there is no `validate_full`: values are never read, so the cost
 //! is the crossing itself.
 
-use std::collections::HashSet;
 use std::ffi::c_char;
-use std::sync::{Mutex, MutexGuard};
 
 use arrow::datatypes::{DataType, Field};
 use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
@@ -17,7 +15,8 @@ use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use crate::abi::GATUN_ERR_ARROW;
 use crate::c_shape::check_array_shape;
 use crate::export::export_array;
-use crate::ffi_guard::{check_arg, guard, GatunError, GatunResult};
+use crate::ffi_guard::{check_arg, guard, GatunError};
+use crate::live_handles::LiveHandles;
 use crate::roundtrip::take_array;
 use crate::stats::{handle_created, handle_freed};
 
@@ -26,26 +25,7 @@ pub struct GatunPassthrough {
     batch_type: DataType,
 }
 
-/// Addresses of the live handles (see `calc::LIVE`).
-static LIVE: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
-
-fn live() -> MutexGuard<'static, Option<HashSet<usize>>> {
-    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn check_live(handle: *mut GatunPassthrough) -> GatunResult {
-    check_arg(handle.cast_const(), "passthrough")?;
-    if live()
-        .as_ref()
-        .is_some_and(|set| set.contains(&(handle as usize)))
-    {
-        Ok(())
-    } else {
-        Err(GatunError::invalid_argument(format!(
-            "argument `passthrough` ({handle:p}) is not a live GatunPassthrough (freed or never created)"
-        )))
-    }
-}
+static LIVE: LiveHandles = LiveHandles::new("passthrough", "GatunPassthrough");
 
 /// See `gatun.h`. On success `*out` holds the new handle; on failure it is not written.
 ///
@@ -76,9 +56,7 @@ pub unsafe extern "C" fn gatun_passthrough_create(
         let handle = Box::into_raw(Box::new(GatunPassthrough {
             batch_type: field.data_type().clone(),
         }));
-        live()
-            .get_or_insert_with(HashSet::new)
-            .insert(handle as usize);
+        LIVE.insert(handle);
         handle_created();
         // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
         unsafe { out.write(handle) };
@@ -109,7 +87,7 @@ pub unsafe extern "C" fn gatun_passthrough(
         // Consume the input first, so that it is released on every later path.
         // SAFETY: pointer validity is this function's contract.
         let batch = unsafe { take_array(input, "input")? };
-        check_live(passthrough)?;
+        LIVE.check(passthrough)?;
         check_arg(output.cast_const(), "output")?;
         // SAFETY: a live handle (checked), not freed during the call (contract).
         let batch_type = unsafe { &(*passthrough).batch_type };
@@ -147,16 +125,7 @@ pub unsafe extern "C" fn gatun_passthrough_free(
     err_cap: usize,
 ) -> i32 {
     let body = || {
-        check_arg(passthrough.cast_const(), "passthrough")?;
-        let removed = live()
-            .as_mut()
-            .is_some_and(|set| set.remove(&(passthrough as usize)));
-        if !removed {
-            return Err(GatunError::invalid_argument(format!(
-                "argument `passthrough` ({passthrough:p}) is not a live GatunPassthrough \
-                 (already freed or never created)"
-            )));
-        }
+        LIVE.remove(passthrough)?;
         // SAFETY: created by `Box::into_raw` in gatun_passthrough_create and still
         // registered, so this is the only free.
         drop(unsafe { Box::from_raw(passthrough) });

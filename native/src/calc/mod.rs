@@ -12,9 +12,7 @@ mod plan;
 mod rowkind;
 mod validate;
 
-use std::collections::HashSet;
 use std::ffi::c_char;
-use std::sync::{Mutex, MutexGuard};
 
 use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 
@@ -24,33 +22,14 @@ pub use rowkind::ROW_KIND_COLUMN;
 
 use crate::export::export_field;
 use crate::ffi_guard::{check_arg, guard, GatunError, GatunResult};
+use crate::live_handles::LiveHandles;
 use crate::roundtrip::take_array;
 use crate::stats::{handle_created, handle_freed};
 
 /// Opaque `GatunCalc` handle: a boxed [`Calc`].
 pub struct GatunCalc(Calc);
 
-/// Addresses of the live handles: `evaluate` and `free` reject anything else (a
-/// stale, foreign or already-freed pointer) instead of touching it.
-static LIVE: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
-
-fn live() -> MutexGuard<'static, Option<HashSet<usize>>> {
-    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn check_live(calc: *mut GatunCalc) -> GatunResult {
-    check_arg(calc.cast_const(), "calc")?;
-    if live()
-        .as_ref()
-        .is_some_and(|set| set.contains(&(calc as usize)))
-    {
-        Ok(())
-    } else {
-        Err(GatunError::invalid_argument(format!(
-            "argument `calc` ({calc:p}) is not a live GatunCalc (freed or never created)"
-        )))
-    }
-}
+static LIVE: LiveHandles = LiveHandles::new("calc", "GatunCalc");
 
 /// See `gatun.h`. On success `*out_schema` holds the output schema (counted export)
 /// and `*out_calc` the new handle; on failure neither is written.
@@ -86,9 +65,7 @@ pub unsafe extern "C" fn gatun_calc_create(
         let schema = export_field(&calc.output_field())
             .map_err(|e| GatunError::arrow("cannot export the output schema", e))?;
         let handle = Box::into_raw(Box::new(GatunCalc(calc)));
-        live()
-            .get_or_insert_with(HashSet::new)
-            .insert(handle as usize);
+        LIVE.insert(handle);
         handle_created();
         // SAFETY: both are non-NULL, aligned (checked) and valid for writes (contract);
         // the previous contents are not read or dropped.
@@ -144,7 +121,7 @@ pub unsafe extern "C" fn gatun_calc_evaluate(
         // Consume the input first, so that it is released on every later path.
         // SAFETY: pointer validity is this function's contract.
         let batch = unsafe { take_array(input, "input")? };
-        check_live(calc)?;
+        LIVE.check(calc)?;
         check_arg(output.cast_const(), "output")?;
         // SAFETY: `calc` is a live handle (checked); the caller does not free it
         // during the call (contract), and evaluation only reads it.
@@ -171,15 +148,7 @@ pub unsafe extern "C" fn gatun_calc_free(
     err_cap: usize,
 ) -> i32 {
     let body = || {
-        check_arg(calc.cast_const(), "calc")?;
-        let removed = live()
-            .as_mut()
-            .is_some_and(|set| set.remove(&(calc as usize)));
-        if !removed {
-            return Err(GatunError::invalid_argument(format!(
-                "argument `calc` ({calc:p}) is not a live GatunCalc (already freed or never created)"
-            )));
-        }
+        LIVE.remove(calc)?;
         // SAFETY: `calc` was created by `Box::into_raw` in gatun_calc_create and was
         // still registered, so this is the only free.
         drop(unsafe { Box::from_raw(calc) });
