@@ -95,7 +95,7 @@ public final class GatunLibrary {
         Module module = GatunLibrary.class.getModule();
         if (!module.isNativeAccessEnabled()) {
             String who = module.isNamed() ? module.getName() : "ALL-UNNAMED";
-            throw new NativeLibraryLoadException("Native access is not enabled for "
+            throw new NativeAccessException("Native access is not enabled for "
                     + (module.isNamed() ? "module " + who : "the class path (unnamed module)")
                     + ": Gatun calls its native library through the FFM API; start the JVM with"
                     + " --enable-native-access=" + who);

@@ -1,6 +1,7 @@
 package dev.gatun.planner;
 
 import dev.gatun.ffm.GatunLibrary;
+import dev.gatun.ffm.NativeAccessException;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.rewrite.GatunStreamProgram;
 import dev.gatun.planner.rewrite.PlanReport;
@@ -25,9 +26,15 @@ public final class Gatun {
     private Gatun() {}
 
     /**
-     * Installs Gatun's optimizer program. When the native library cannot be loaded here (another
-     * OS or architecture, a missing {@code --enable-native-access}), it logs why and leaves the
-     * planner stock, unless {@code gatun.native.strict} asks it to fail.
+     * Installs Gatun's optimizer program.
+     * <ul>
+     *   <li>A JVM started without {@code --enable-native-access} is a launch mistake: {@code enable}
+     *       throws a {@link NativeAccessException} naming the flag (with {@code gatun.native.enabled}
+     *       {@code false} it only logs, and every query stays on Flink).
+     *   <li>A native library that cannot be loaded here (another OS or architecture, a broken
+     *       {@code gatun.native.library}) is logged and the planner stays stock, unless
+     *       {@code gatun.native.strict} asks {@code enable} to fail.
+     * </ul>
      *
      * @return whether native Calcs are possible in this JVM
      */
@@ -35,6 +42,14 @@ public final class Gatun {
         TableConfig config = tEnv.getConfig();
         try {
             GatunLibrary.abiVersion();
+        } catch (NativeAccessException e) {
+            if (config.get(GatunOptions.NATIVE_ENABLED)) {
+                throw new NativeAccessException("Gatun.enable: " + e.getMessage()
+                        + " (or set gatun.native.enabled=false to run every query on stock Flink)");
+            }
+            LOG.warn("Gatun: native access is off and gatun.native.enabled=false, queries run on stock Flink: {}",
+                    e.getMessage());
+            return false;
         } catch (RuntimeException | LinkageError e) {
             if (config.get(GatunOptions.STRICT)) {
                 throw new IllegalStateException("Gatun: the native library is unavailable and gatun.native.strict"

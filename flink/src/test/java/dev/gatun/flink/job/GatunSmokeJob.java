@@ -19,8 +19,10 @@ import org.apache.flink.util.CloseableIterator;
  *
  * <p>Modes: {@code native} (started with --enable-native-access): the Calc must run as a native
  * island, results must equal the expected rows and stock Flink's, no native handle may stay live.
- * {@code stock} (started without the flag): enable reports false and the job runs on stock
- * Flink. {@code strict} (without the flag, gatun.native.strict=true): enable must throw.
+ * {@code stock} (the library cannot be loaded): enable reports false and the job runs on stock
+ * Flink. {@code strict} (the same with gatun.native.strict=true): enable must throw.
+ * {@code noflag} (started without the flag): enable must throw, ending the JVM.
+ * {@code disabled} (without the flag, gatun.native.enabled=false): enable reports false, stock runs.
  */
 public final class GatunSmokeJob {
     static final int ROWS = 1000;
@@ -53,12 +55,20 @@ public final class GatunSmokeJob {
         switch (mode) {
             case "native" -> runNative(tEnv);
             case "stock" -> runStock(tEnv);
+            case "disabled" -> {
+                tEnv.getConfig().set("gatun.native.enabled", "false");
+                runStock(tEnv);
+            }
+            case "noflag" -> {
+                Gatun.enable(tEnv);
+                fail("Gatun.enable returned although native access is off");
+            }
             case "strict" -> {
                 tEnv.getConfig().set("gatun.native.strict", "true");
                 Gatun.enable(tEnv);
-                fail("Gatun.enable returned although native access is off and gatun.native.strict is set");
+                fail("Gatun.enable returned although the library is unavailable and gatun.native.strict is set");
             }
-            default -> fail("usage: GatunSmokeJob native|stock|strict, got " + String.join(" ", args));
+            default -> fail("usage: GatunSmokeJob native|stock|strict|noflag|disabled, got " + String.join(" ", args));
         }
     }
 
@@ -83,7 +93,7 @@ public final class GatunSmokeJob {
     }
 
     private static void runStock(TableEnvironment tEnv) throws Exception {
-        check(!Gatun.enable(tEnv), "Gatun.enable reported success without --enable-native-access");
+        check(!Gatun.enable(tEnv), "Gatun.enable reported success although the library cannot be used");
         createBids(tEnv);
         String plan = Gatun.explain(tEnv, QUERY);
         check(!plan.contains("NativeCalc("), "a native island was planned although Gatun is not enabled:\n" + plan);

@@ -27,12 +27,13 @@ import org.junit.jupiter.api.Test;
 /**
  * The packaged gatun-flink jar, as a Flink job uses it: its content, and a fresh JVM whose class
  * path is only Flink's jars, this jar and the job ({@code GatunSmokeJob}). The tests tagged
- * flink-smoke also run against the other Flink version CI builds with; the two without native
- * access test Gatun's loading rather than Flink, so they run in the main suite only.
+ * flink-smoke also run against the other Flink version CI builds with; the others test Gatun's
+ * loading rather than Flink, so they run in the main suite only.
  */
 class GatunFlinkJarIT {
     private static final String JOB = "dev.gatun.flink.job.GatunSmokeJob";
     private static final long CHILD_TIMEOUT_MINUTES = 10;
+    private static final String MISSING_LIBRARY = "/nonexistent/gatun/libgatun_native.so";
 
     private static Path gatunJar;
     private static List<String> flinkJars;
@@ -117,20 +118,37 @@ class GatunFlinkJarIT {
     }
 
     @Test
-    void withoutNativeAccessTheJobRunsStock() throws Exception {
-        Child child = runChild("stock", false);
-        assertEquals(0, child.exitCode(), child.describe());
-        assertTrue(child.output().contains("GATUN-SMOKE stock OK")
-                && child.output().contains("the native library is unavailable, queries run on stock Flink")
-                && child.output().contains("--enable-native-access=ALL-UNNAMED"), child.describe());
+    void withoutNativeAccessTheJvmFailsNamingTheFlag() throws Exception {
+        Child child = runChild("noflag", false);
+        assertNotEquals(0, child.exitCode(), child.describe());
+        assertTrue(child.output().contains("NativeAccessException")
+                && child.output().contains("--enable-native-access=ALL-UNNAMED")
+                && !child.output().contains("GATUN-SMOKE"), child.describe());
     }
 
     @Test
-    void withoutNativeAccessAStrictJobFailsNamingTheFlag() throws Exception {
-        Child child = runChild("strict", false);
+    void withoutNativeAccessButDisabledByConfigTheJobRunsStock() throws Exception {
+        Child child = runChild("disabled", false);
+        assertEquals(0, child.exitCode(), child.describe());
+        assertTrue(child.output().contains("GATUN-SMOKE stock OK")
+                && child.output().contains("gatun.native.enabled=false, queries run on stock Flink"), child.describe());
+    }
+
+    @Test
+    void anUnloadableLibraryLeavesTheJobStock() throws Exception {
+        Child child = runChild("stock", true, "-Dgatun.native.library=" + MISSING_LIBRARY);
+        assertEquals(0, child.exitCode(), child.describe());
+        assertTrue(child.output().contains("GATUN-SMOKE stock OK")
+                && child.output().contains("the native library is unavailable, queries run on stock Flink")
+                && child.output().contains(MISSING_LIBRARY), child.describe());
+    }
+
+    @Test
+    void anUnloadableLibraryFailsAStrictJob() throws Exception {
+        Child child = runChild("strict", true, "-Dgatun.native.library=" + MISSING_LIBRARY);
         assertNotEquals(0, child.exitCode(), child.describe());
-        assertTrue(child.output().contains("--enable-native-access=ALL-UNNAMED")
-                && child.output().contains("gatun.native.strict"), child.describe());
+        assertTrue(child.output().contains("gatun.native.strict") && child.output().contains(MISSING_LIBRARY)
+                && !child.output().contains("GATUN-SMOKE"), child.describe());
     }
 
     private record Child(String mode, List<String> command, int exitCode, String output) {
@@ -140,12 +158,13 @@ class GatunFlinkJarIT {
         }
     }
 
-    private static Child runChild(String mode, boolean nativeAccess) throws Exception {
+    private static Child runChild(String mode, boolean nativeAccess, String... jvmArgs) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (nativeAccess) {
             command.add("--enable-native-access=ALL-UNNAMED");
         }
+        command.addAll(Arrays.asList(jvmArgs));
         command.addAll(Arrays.asList(property("gatun.jvm.options").strip().split("\\s+")));
         command.add("-Xmx512m");
         command.add("-Dlog4j2.level=WARN");
