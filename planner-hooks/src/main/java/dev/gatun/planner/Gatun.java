@@ -2,6 +2,7 @@ package dev.gatun.planner;
 
 import dev.gatun.ffm.GatunLibrary;
 import dev.gatun.ffm.NativeAccessException;
+import dev.gatun.planner.nodes.PlanNodes;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.rewrite.GatunStreamProgram;
 import dev.gatun.planner.rewrite.PlanReport;
@@ -49,6 +50,7 @@ public final class Gatun {
             }
             LOG.warn("Gatun: native access is off and gatun.native.enabled=false, queries run on stock Flink: {}",
                     e.getMessage());
+            registerPlanNodes();
             return false;
         } catch (RuntimeException | LinkageError e) {
             if (config.get(GatunOptions.STRICT)) {
@@ -56,13 +58,25 @@ public final class Gatun {
                         + " is set: " + e.getMessage(), e);
             }
             LOG.warn("Gatun: the native library is unavailable, queries run on stock Flink: {}", e.getMessage());
+            registerPlanNodes(); // compiled plans with native Calcs still load, and run stock
             return false;
         }
         CalciteConfig current = TableConfigUtils.getCalciteConfig(config);
         config.setPlannerConfig(CalciteConfig$.MODULE$.createBuilder(current)
                 .replaceStreamProgram(new GatunStreamProgram())
                 .build());
+        registerPlanNodes();
         return true;
+    }
+
+    /**
+     * Lets this JVM read compiled plans with native Calcs ({@code EXECUTE PLAN}, {@code loadPlan}).
+     * {@link #enable} calls it, and so does every {@code TableEnvironment} creation while Gatun is on
+     * the class path (a service entry); call it yourself only where neither happens before a plan is
+     * read. Idempotent and thread-safe.
+     */
+    public static void registerPlanNodes() {
+        PlanNodes.register();
     }
 
     /**

@@ -5,24 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
-import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
 import dev.gatun.planner.rewrite.CalcDecision;
-import dev.gatun.planner.testing.CollectSinkFactory;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedCluster;
 import dev.gatun.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.table.api.CompiledPlan;
 import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.PlanReference;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Batch mode, compiled plans, and pruning through the nodes Flink puts between a Calc and its source. */
+/** Batch mode and pruning through the nodes Flink puts between a Calc and its source. */
 @ExtendWith(LeakCheckExtension.class)
 class PlannerModesTest {
     @RegisterExtension
@@ -68,26 +64,6 @@ class PlannerModesTest {
         List<String> rows = batch.run(sql, true);
         assertFalse(rows.isEmpty());
         assertEquals(q.run(sql, false), rows);
-    }
-
-    @Test
-    void compiledPlansRunTheCalcOnFlinkAndSayWhy() throws Exception {
-        String select = "SELECT id, a + 1 AS a1, b * 2 AS b2 FROM t WHERE a > 0";
-        assertTrue(q.decisions(select).stream().allMatch(CalcDecision::isNative), "not native without compiling");
-        String id = CollectSinkFactory.newId();
-        q.sql("CREATE TEMPORARY TABLE compiled_sink (id BIGINT NOT NULL, a1 INT, b2 BIGINT)"
-                + " WITH ('connector' = 'gatun-test-collect', 'id' = '" + id + "')");
-        CompiledPlan plan = q.env().compilePlanSql("INSERT INTO compiled_sink " + select);
-        String json = plan.asJsonString();
-        assertTrue(json.contains("stream-exec-calc") && json.contains(StreamPhysicalNativeCalc.COMPILED_PLAN_REASON),
-                json);
-        assertFalse(json.contains("native=["), json);
-
-        CompiledPlan restored = q.env().loadPlan(PlanReference.fromJsonString(json));
-        restored.execute().await();
-        List<String> stock = q.run(select, false);
-        assertFalse(stock.isEmpty());
-        assertEquals(stock, CollectSinkFactory.take(id));
     }
 
     @Test

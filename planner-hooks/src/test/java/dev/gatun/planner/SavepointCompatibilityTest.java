@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.nodes.StreamExecNativeCalc;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.table.api.PlanReference;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -75,6 +77,39 @@ class SavepointCompatibilityTest {
         assertTrue(committedBefore > 0 && committedBefore < expected.size(),
                 "the savepoint was taken mid-stream: " + committedBefore + " of " + expected.size());
         assertTrue(expected.stream().anyMatch(r -> r.startsWith("+U")), "an updating aggregate");
+        assertEquals(expected, restored, "the changelog of an uninterrupted stock run");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    /**
+     * One plan compiled with Gatun, run with native off (its Calc translates as the stock Calc it
+     * carries) and with native on: a savepoint of either run restores into the other.
+     */
+    @ParameterizedTest(name = "compiled plan, native {0} -> native {1}")
+    @CsvSource({"false, true", "true, false"})
+    void aSavepointOfACompiledPlanRestoresAcrossGatunOnAndOff(boolean nativeBefore, boolean nativeAfter,
+                                                            @TempDir Path dir) throws Exception {
+        String uninterrupted = UUID.randomUUID().toString();
+        job(false, uninterrupted, 0, null).executeSql(INSERT).await();
+        List<String> expected = CommitSinkFactory.committed("sink-" + uninterrupted);
+
+        String compiling = UUID.randomUUID().toString();
+        String plan = job(true, compiling, 0, null).compilePlanSql(INSERT).asJsonString();
+        assertTrue(plan.contains("\"" + StreamExecNativeCalc.TYPE_NAME + "_1\""), plan);
+
+        String run = UUID.randomUUID().toString();
+        JobClient first = job(nativeBefore, run, 1000, null).loadPlan(PlanReference.fromJsonString(plan)).execute()
+                .getJobClient().orElseThrow();
+        RuntimeJobs.await("rows before the savepoint", Duration.ofSeconds(60),
+                () -> CommitSinkFactory.received("sink-" + run) >= 300);
+        String savepoint = first.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+        int committedBefore = CommitSinkFactory.committed("sink-" + run).size();
+
+        job(nativeAfter, run, 0, savepoint).loadPlan(PlanReference.fromJsonString(plan)).execute().await();
+        List<String> restored = CommitSinkFactory.committed("sink-" + run);
+
+        assertTrue(committedBefore > 0 && committedBefore < expected.size(),
+                "the savepoint was taken mid-stream: " + committedBefore + " of " + expected.size());
         assertEquals(expected, restored, "the changelog of an uninterrupted stock run");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }

@@ -4,6 +4,8 @@ import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonCreator;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -19,22 +21,27 @@ import org.apache.flink.table.types.logical.RowType;
  * @param batchRows rows per batch
  * @param latencyMillis flush a partial batch at the latest this long after its first row
  * @param nanosecondTimestamps whether TIMESTAMP(7..9) crosses as Arrow nanoseconds
+ *
+ * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
+ * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
+ * of field indexes.
  */
 public record NativeCalcSpec(
-        byte[] substraitPlan,
-        RowType inputType,
-        List<int[]> readPaths,
-        RowType outputType,
-        boolean insertOnlyInput,
-        int batchRows,
-        long latencyMillis,
-        boolean nanosecondTimestamps) implements Serializable {
+        @JsonProperty("substraitPlan") byte[] substraitPlan,
+        @JsonProperty("inputType") RowType inputType,
+        @JsonProperty("readPaths") List<int[]> readPaths,
+        @JsonProperty("outputType") RowType outputType,
+        @JsonProperty("insertOnlyInput") boolean insertOnlyInput,
+        @JsonProperty("batchRows") int batchRows,
+        @JsonProperty("latencyMillis") long latencyMillis,
+        @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps) implements Serializable {
 
+    @JsonCreator
     public NativeCalcSpec {
         Objects.requireNonNull(substraitPlan, "substraitPlan");
         Objects.requireNonNull(inputType, "inputType");
         Objects.requireNonNull(outputType, "outputType");
-        readPaths = List.copyOf(readPaths);
+        readPaths = List.copyOf(Objects.requireNonNull(readPaths, "readPaths"));
         if (batchRows <= 0) {
             throw new IllegalArgumentException("gatun.batch.rows must be positive: " + batchRows);
         }

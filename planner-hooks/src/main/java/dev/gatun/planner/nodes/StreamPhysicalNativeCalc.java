@@ -10,7 +10,6 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
-import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
@@ -48,36 +47,6 @@ public final class StreamPhysicalNativeCalc extends StreamPhysicalCalc {
     public RelWriter explainTerms(RelWriter pw) {
         return super.explainTerms(pw).item("native", spec.explainSummary());
     }
-
-    /**
-     * A compiled plan ({@code COMPILE PLAN}, {@code compilePlanSql}) gets the stock Calc: the
-     * native island has no JSON form that {@code EXECUTE PLAN} could restore, so the plan says so in
-     * the Calc's description and runs on Flink. The reason is {@link #COMPILED_PLAN_REASON}.
-     */
-    @Override
-    public ExecNode<?> translateToExecNode(boolean isCompiled) {
-        if (!isCompiled) {
-            return super.translateToExecNode(false);
-        }
-        StreamPhysicalCalc stock = new StreamPhysicalCalc(getCluster(), getTraitSet(), getInput(), getProgram(),
-                getRowType());
-        RexProgram program = getProgram();
-        List<RexNode> projection = program.getProjectList().stream().map(program::expandLocalRef).toList();
-        RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
-        StreamExecCalc node = new StreamExecCalc(
-                ShortcutUtils.unwrapTableConfig(this),
-                projection,
-                condition,
-                InputProperty.DEFAULT,
-                FlinkTypeFactory.toLogicalRowType(getRowType()),
-                stock.getRelDetailedDescription() + " [Gatun: stock, " + COMPILED_PLAN_REASON + "]");
-        node.setCompiled(true);
-        return node;
-    }
-
-    /** Why a compiled plan keeps its Calcs on Flink; shown in the plan's JSON. */
-    public static final String COMPILED_PLAN_REASON =
-            "compiled plans run every Calc on Flink: a native island has no JSON form for EXECUTE PLAN yet";
 
     @Override
     public ExecNode<?> translateToExecNode() {

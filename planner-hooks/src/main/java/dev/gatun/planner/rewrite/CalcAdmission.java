@@ -1,19 +1,15 @@
 package dev.gatun.planner.rewrite;
 
-import dev.gatun.arrow.calc.NativeCalc;
-import dev.gatun.arrow.memory.NativeAllocator;
-import dev.gatun.arrow.types.Schema;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.nodes.NativeCalcSpec;
+import dev.gatun.planner.nodes.NativePlanCheck;
 import dev.gatun.planner.substrait.CalcTranslator;
 import dev.gatun.planner.substrait.NotAdmittedException;
-import dev.gatun.transpose.entry.BatchWriter;
 import dev.gatun.transpose.types.TypeMapping;
 import dev.gatun.transpose.types.TypeMappingException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
@@ -87,11 +83,8 @@ public final class CalcAdmission {
      * on Flink with Rust's reason instead of failing the job when the operator opens.
      */
     private void checkNatively(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType) {
-        try (NativeAllocator allocator = NativeAllocator.create("gatun planner check", Long.MAX_VALUE);
-             BatchWriter writer = new BatchWriter(inputType, readPaths, types, 1, true, allocator);
-             NativeCalc calc = NativeCalc.create(plan, writer.schema(),
-                     new Schema(types.fields(outputType), Map.of()), allocator)) {
-            // compiled: admitted
+        try {
+            NativePlanCheck.compile(plan, inputType, readPaths, outputType, types);
         } catch (NativeException e) {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }

@@ -8,6 +8,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.api.TableEnvironment;
 
 /** Deterministic test tables with NULLs, edge values and a nested ROW. */
 public final class TestTables {
@@ -20,7 +21,12 @@ public final class TestTables {
 
     /** Creates temporary table {@code name} with {@link #T_COLUMNS} and {@code rows} rows. */
     public static void createT(Queries q, String name, int rows) {
-        q.sql("CREATE TEMPORARY TABLE " + name + " (" + T_COLUMNS + ") " + TestRowsFactory.register(tRows(rows)));
+        createT(q.env(), name, rows);
+    }
+
+    /** The same table in any table environment. */
+    public static void createT(TableEnvironment env, String name, int rows) {
+        env.executeSql("CREATE TEMPORARY TABLE " + name + " (" + T_COLUMNS + ") " + TestRowsFactory.register(tRows(rows)));
     }
 
     static List<RowData> tRows(int n) {

@@ -1,0 +1,36 @@
+package dev.gatun.planner.nodes;
+
+import dev.gatun.arrow.calc.NativeCalc;
+import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.types.Schema;
+import dev.gatun.ffm.NativeException;
+import dev.gatun.transpose.entry.BatchWriter;
+import dev.gatun.transpose.types.TypeMapping;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Compiles a native Calc's Substrait plan once in Rust and frees it: at planning time (a plan
+ * Rust refuses keeps the Calc on Flink) and when a compiled plan is executed (a plan written by
+ * another Gatun version that this native library refuses runs on Flink).
+ */
+public final class NativePlanCheck {
+    private NativePlanCheck() {}
+
+    /** Throws the native library's refusal, if any. */
+    public static void compile(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType,
+                               TypeMapping types) throws NativeException {
+        try (NativeAllocator allocator = NativeAllocator.create("gatun plan check", Long.MAX_VALUE);
+             BatchWriter writer = new BatchWriter(inputType, readPaths, types, 1, true, allocator);
+             NativeCalc calc = NativeCalc.create(plan, writer.schema(),
+                     new Schema(types.fields(outputType), Map.of()), allocator)) {
+            // compiled, nothing to run
+        }
+    }
+
+    static void compile(NativeCalcSpec spec) throws NativeException {
+        compile(spec.substraitPlan(), spec.inputType(), spec.readPaths(), spec.outputType(),
+                new TypeMapping(spec.nanosecondTimestamps()));
+    }
+}
