@@ -1,6 +1,7 @@
 package dev.gatun.planner.nodes;
 
 import dev.gatun.ffm.GatunLibrary;
+import dev.gatun.ffm.NativeAccessException;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -19,7 +20,8 @@ final class CompiledPlanFallback {
 
     /**
      * Why the Calc {@code description} must run as the stock Calc (logged here), or null when it
-     * runs natively. With {@code gatun.native.strict}, an unavailable library fails instead.
+     * runs natively. A JVM without {@code --enable-native-access} fails (as {@code Gatun.enable}
+     * does), and so does an unavailable library with {@code gatun.native.strict}.
      */
     static String reasonToRunStock(NativeCalcSpec spec, ReadableConfig config, String description) {
         String reason = reason(spec, config);
@@ -40,6 +42,9 @@ final class CompiledPlanFallback {
         }
         try {
             GatunLibrary.abiVersion();
+        } catch (NativeAccessException e) {
+            throw new NativeAccessException("Gatun: the compiled plan has native Calcs: " + e.getMessage()
+                    + " (or set gatun.native.enabled=false to run them on stock Flink)");
         } catch (RuntimeException | LinkageError e) {
             if (config.get(GatunOptions.STRICT)) {
                 throw new IllegalStateException("Gatun: the compiled plan has native Calcs, the native library is"
