@@ -6,24 +6,20 @@ import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Cancelling a running job while its native Calcs hold partial batches leaves nothing native live. */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class CancelTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     @Test
     void cancellingMidBatchLeaksNothing() throws Exception {
         String run = UUID.randomUUID().toString();

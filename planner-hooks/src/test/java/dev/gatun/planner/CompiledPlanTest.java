@@ -11,8 +11,9 @@ import dev.gatun.planner.nodes.PlanNodesFactory;
 import dev.gatun.planner.nodes.StreamExecNativeCalc;
 import dev.gatun.planner.runtime.NativeCalcOperator;
 import dev.gatun.planner.testing.CollectSinkFactory;
+import dev.gatun.planner.testing.GatunCounters;
 import dev.gatun.planner.testing.Queries;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,9 +25,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.dag.Transformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.operators.StreamOperatorFactory;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
@@ -42,11 +40,9 @@ import org.apache.flink.table.delegation.Planner;
 import org.apache.flink.table.factories.Factory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -56,12 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  * carry where native cannot run, and keep the stock Calc's uids.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class CompiledPlanTest {
-    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension(METRICS.addToConfiguration(new Configuration()));
-
     private static final String NODE_TYPE = "\"" + StreamExecNativeCalc.TYPE_NAME + "_1\"";
     private static final String SELECT = "SELECT id, a + 1 AS a1, b * 2 AS b2, t.r.z.w + 1 AS w1 FROM t"
             + " WHERE a > 0 AND UPPER(s) <> 'FIG'";
@@ -70,10 +62,7 @@ class CompiledPlanTest {
     private static List<String> stockRows;
     private Queries q;
 
-    /**
-     * A table environment per test: the extension points jobs at its cluster (and so at the metric
-     * reporter) only from {@code beforeEach} on; one created earlier would run a cluster of its own.
-     */
+    /** A table environment per test: tests change its tables and configuration. */
     @BeforeEach
     void tables() {
         q = new Queries();
@@ -101,9 +90,9 @@ class CompiledPlanTest {
     private static long nativeRowsIn(JobID job) {
         long rows = 0;
         int counters = 0;
-        for (var e : METRICS.getMetricsByIdentifiers(job).entrySet()) {
+        for (var e : GatunCounters.of(job).entrySet()) {
             if (e.getKey().endsWith(".gatun.rowsIn")) {
-                rows += ((Counter) e.getValue()).getCount();
+                rows += e.getValue().getCount();
                 counters++;
             }
         }

@@ -6,25 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.rewrite.CostRule;
 import dev.gatun.planner.testing.Queries;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Calcs that stay on Flink say why in Gatun.explain, and still give stock results. */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class FallbackTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static Queries q;
 
     @BeforeAll

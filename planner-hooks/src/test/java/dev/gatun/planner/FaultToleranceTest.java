@@ -7,15 +7,13 @@ import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A checkpointed job with native Calcs whose source or sink fails once mid-stream (after a
@@ -24,10 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * checkpoint completion. Nothing native stays live afterwards.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class FaultToleranceTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static final long ROWS = 3000;
     private static final long FAIL_AT = 1200;
 

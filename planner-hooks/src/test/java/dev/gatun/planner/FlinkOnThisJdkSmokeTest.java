@@ -3,6 +3,7 @@ package dev.gatun.planner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatun.planner.testing.SharedMiniCluster;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -11,12 +12,14 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Proves stock Flink SQL runs unchanged on the JDK the launcher picked (22+), with its JVM options. */
+@ExtendWith(SharedMiniCluster.class)
 class FlinkOnThisJdkSmokeTest {
 
     @Test
-    void runsASmallSqlJobOnAnEmbeddedCluster() throws Exception {
+    void runsASmallSqlJobOnTheEmbeddedCluster() throws Exception {
         assertTrue(Runtime.version().feature() >= 22, "tests must run on JDK 22+, got " + Runtime.version());
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", "1");

@@ -7,7 +7,7 @@ import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,12 +15,10 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Flush triggers in running jobs. Batches here are far larger than the input and the latency
@@ -29,10 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * late by the window) or in the last checkpoint only.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class FlushTriggerJobTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static final Map<String, String> NO_EARLY_FLUSH =
             Map.of("gatun.batch.rows", "100000", "gatun.batch.latency", "1 h");
 

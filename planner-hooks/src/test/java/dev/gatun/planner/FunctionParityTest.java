@@ -6,7 +6,7 @@ import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.ParityRuns;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.RandomRows;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestRowsFactory;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -19,11 +19,9 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Random-row parity of every admitted function and argument-type combination of
@@ -36,10 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * message or exception class. Other exclusions are stated where they are made.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class FunctionParityTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     static final int ROWS = 1200;
     private static final String[] INTS = {"i8", "i16", "i32", "i64"};
     private static Queries q;

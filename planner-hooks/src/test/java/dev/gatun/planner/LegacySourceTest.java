@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +20,10 @@ import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A native Calc chained to a legacy source, which hands it rows on the source's own thread
@@ -33,10 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * stock Flink's and nothing leaks.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class LegacySourceTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static List<String> collect(TableEnvironment tEnv, String query) throws Exception {
         TableResult result = tEnv.executeSql(query);
         List<String> rows = new ArrayList<>();

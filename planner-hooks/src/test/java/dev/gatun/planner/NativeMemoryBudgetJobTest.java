@@ -24,7 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A TaskManager with a task off-heap budget smaller than one native batch: the job fails with
  * a message naming {@code taskmanager.memory.task.off-heap.size}, and nothing native leaks. The
- * budget is TaskManager configuration, so this class runs its own cluster (not SharedCluster's).
+ * budget is TaskManager configuration that would fail the jobs of every other test, so this class
+ * runs a cluster of its own (Flink's extension; its environments are made in the test method, after
+ * the extension's {@code beforeEach} made that cluster the context), not {@code SharedMiniCluster}.
  */
 @ExtendWith(LeakCheckExtension.class)
 class NativeMemoryBudgetJobTest {

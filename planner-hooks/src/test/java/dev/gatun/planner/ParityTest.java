@@ -11,7 +11,7 @@ import dev.gatun.planner.testing.ParityQueries;
 import dev.gatun.planner.testing.ParityQueries.Group;
 import dev.gatun.planner.testing.ParityQueries.Query;
 import dev.gatun.planner.testing.Queries;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
 import dev.gatun.planner.testing.TypeTables;
 import java.util.ArrayList;
@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicContainer;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The parity suite: every query of {@link ParityQueries} runs on stock Flink and with Gatun on the
@@ -38,10 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the suite costs two jobs per group, not two per query.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class ParityTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static Queries q;
 
     @BeforeAll

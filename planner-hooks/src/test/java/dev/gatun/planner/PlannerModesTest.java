@@ -7,23 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.testing.Queries;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Batch mode and pruning through the nodes Flink puts between a Calc and its source. */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class PlannerModesTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static Queries q;
 
     @BeforeAll

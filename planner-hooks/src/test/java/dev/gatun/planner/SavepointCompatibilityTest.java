@@ -8,7 +8,7 @@ import dev.gatun.planner.nodes.StreamExecNativeCalc;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -19,9 +19,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.table.api.PlanReference;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,10 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * could not be mapped), and a lost source or aggregate state would change the counts.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class SavepointCompatibilityTest {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
-
     private static final long ROWS = 2000;
     private static final String SINK_COLUMNS = "k INT, c BIGINT, total BIGINT";
     private static final String INSERT = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v3) FROM"

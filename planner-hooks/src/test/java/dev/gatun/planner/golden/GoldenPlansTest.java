@@ -15,7 +15,7 @@ import dev.gatun.planner.nodes.NativeCalcSpec;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.rewrite.PlanReport;
 import dev.gatun.planner.testing.Queries;
-import dev.gatun.planner.testing.SharedCluster;
+import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestRowsFactory;
 import dev.gatun.transpose.entry.BatchWriter;
 import dev.gatun.transpose.types.TypeMapping;
@@ -36,13 +36,11 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.conversion.DataStructureConverter;
 import org.apache.flink.table.data.conversion.DataStructureConverters;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -55,14 +53,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * goldens cover every type of docs/native.md and every function of functions.json.
  */
 @ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
 class GoldenPlansTest {
     static final String UPDATE = "gatun.golden.update";
     static final Path DIR = Path.of("..", "native", "tests", "golden");
     private static final Path FUNCTIONS = Path.of("..", "native", "admission", "functions.json");
     private static final ObjectMapper MAPPER = new ObjectMapper();
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = SharedCluster.extension();
 
     private static Queries q;
     private static final TypeMapping TYPES = new TypeMapping(true);
