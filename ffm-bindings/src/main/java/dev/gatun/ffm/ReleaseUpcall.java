@@ -28,6 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * caught (an exception escaping an upcall would kill the JVM) and recorded for
  * {@link #failures()}.
  *
+ * <p>A whole tree of structs (an exported batch) may instead {@linkplain #registerTree register}
+ * one {@link TreeHandler}: each node's {@code private_data} is a {@linkplain #nodeId node id}
+ * (a tag bit, the tree's key, the node's number), the handler claims each node once and removes
+ * itself after its last node. One registry entry per batch instead of one per column.
+ *
  * <p>One stub serves both struct kinds: {@code release} sits at a different offset in each
  * (56 in {@code ArrowSchema}, 64 in {@code ArrowArray}). A schema being released still holds the
  * stub's address at its {@code release} offset, while an array holds its {@code dictionary}
