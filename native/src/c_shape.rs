@@ -39,12 +39,18 @@ pub struct Checked {
 /// The per-type part of the shape check, built once per data type.
 #[derive(Debug)]
 pub struct ShapePlan {
-    root: Node,
+    pub(crate) root: Node,
+    /// Every node has a `validated` type: `import::build` can import the tree.
+    pub(crate) simple: bool,
 }
 
 #[derive(Debug)]
-struct Node {
-    data_type: DataType,
+pub(crate) struct Node {
+    pub(crate) data_type: DataType,
+    /// Whether C buffer 0 is a validity bitmap.
+    pub(crate) validity: bool,
+    /// Byte length of C buffers 1.. (of `validated` types), for `import::build`.
+    pub(crate) lengths: Vec<Length>,
     /// C buffers of the type (validity included); the minimum when `variadic`.
     buffers: usize,
     variadic: bool,
@@ -54,10 +60,24 @@ struct Node {
     fixed: Vec<(usize, usize)>,
     offsets: Offsets,
     is_struct: bool,
-    children: Vec<Node>,
+    pub(crate) children: Vec<Node>,
     dictionary: Option<Box<Node>>,
     /// Whether this check covers what `ArrayData::validate` checks for this node.
     validated: bool,
+}
+
+/// The byte length of a buffer of an array of `offset + length = end` slots, as arrow-rs's
+/// importer computes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Length {
+    /// A bitmap: `ceil(end / 8)`.
+    Bits,
+    /// `end` values of this many bytes.
+    Bytes(usize),
+    /// `end + 1` offsets of this many bytes.
+    Offsets(usize),
+    /// The values of a variable-width array: its last offset (0 when `length` is 0).
+    Values,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -81,8 +101,10 @@ enum Offsets {
 
 impl ShapePlan {
     pub fn new(data_type: &DataType) -> Self {
+        let root = Node::new(data_type);
         ShapePlan {
-            root: Node::new(data_type),
+            simple: root.simple(),
+            root,
         }
     }
 
@@ -190,8 +212,25 @@ impl Node {
             | DataType::Struct(_) => true,
             _ => false,
         };
+        let offsets_width = match offsets {
+            Offsets::Values { wide } | Offsets::Child { wide } => Some(if wide { 8 } else { 4 }),
+            Offsets::None => None,
+        };
+        let lengths = type_layout
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| match (i, spec, offsets_width) {
+                (0, _, Some(width)) => Length::Offsets(width),
+                (_, BufferSpec::FixedWidth { byte_width, .. }, _) => Length::Bytes(*byte_width),
+                (_, BufferSpec::BitMap, _) => Length::Bits,
+                _ => Length::Values,
+            })
+            .collect();
         Node {
             data_type: data_type.clone(),
+            validity: type_layout.can_contain_null_mask,
+            lengths,
             buffers: type_layout.buffers.len() + null_slot,
             variadic: type_layout.variadic,
             direct,
@@ -205,6 +244,10 @@ impl Node {
             },
             validated,
         }
+    }
+
+    fn simple(&self) -> bool {
+        self.validated && self.dictionary.is_none() && self.children.iter().all(Node::simple)
     }
 
     /// # Safety

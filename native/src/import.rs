@@ -3,11 +3,16 @@
 //! for what the shape check does not prove (see `c_shape`). The one import of
 //! `gatun_calc_evaluate` and `gatun_passthrough`.
 
-use arrow::array::ArrayData;
+use std::ffi::c_void;
+use std::ptr::NonNull;
+use std::sync::{Arc, LazyLock};
+
+use arrow::array::{ArrayData, ArrayDataBuilder};
+use arrow::buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer};
 use arrow::error::ArrowError;
 use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray};
 
-use crate::c_shape::ShapePlan;
+use crate::c_shape::{Length, Node, ShapePlan};
 
 /// Why an import failed. The input has been released in every case.
 #[derive(Debug)]
@@ -33,9 +38,15 @@ pub unsafe fn import_array(
 ) -> Result<ArrayData, ImportError> {
     // SAFETY: forwarded from this function's contract.
     let checked = unsafe { plan.check(&array, path) }.map_err(ImportError::Shape)?;
-    // SAFETY: live, and of the shape of the plan's type (checked just above).
-    let mut data = unsafe { from_ffi_and_data_type(array, plan.data_type().clone()) }
-        .map_err(ImportError::Import)?;
+    let mut data = if plan.simple {
+        let owner = Arc::new(array);
+        // SAFETY: live, of the shape of the plan's type (checked just above), owned by `owner`.
+        unsafe { build(&plan.root, &owner, &owner) }.map_err(ImportError::Import)?
+    } else {
+        // SAFETY: live, and of the shape of the plan's type (checked just above).
+        unsafe { from_ffi_and_data_type(array, plan.data_type().clone()) }
+            .map_err(ImportError::Import)?
+    };
     if !checked.aligned {
         data.align_buffers();
     }
@@ -43,6 +54,91 @@ pub unsafe fn import_array(
         data.validate().map_err(ImportError::Invalid)?;
     }
     Ok(data)
+}
+
+/// A shared empty buffer: what arrow-rs's importer makes of NULL or empty C buffers
+/// (`MutableBuffer::new(0)`: its dangling pointer is aligned for every type, which typed
+/// views of an empty buffer still check).
+static EMPTY: LazyLock<Buffer> = LazyLock::new(|| MutableBuffer::new(0).into());
+
+/// What `from_ffi_and_data_type` builds for a tree of `validated` types (see `c_shape`),
+/// the same `ArrayData` (or the same error for a NULL buffer that must hold bytes) with
+/// fewer allocations: no layout, no growing vectors, no buffer for a NULL or empty one.
+/// Buffer lengths follow arrow-rs's importer exactly.
+///
+/// # Safety
+///
+/// `array` is a node of the live array `owner`, checked against `node` (so its counts,
+/// pointer arrays, children and first/last offsets are as `node` expects).
+unsafe fn build(
+    node: &Node,
+    array: &FFI_ArrowArray,
+    owner: &Arc<FFI_ArrowArray>,
+) -> Result<ArrayData, ArrowError> {
+    let (length, offset) = (array.length as usize, array.offset as usize);
+    let end = length + offset;
+    // SAFETY: `buffers` holds `n_buffers` pointers (checked), `i` is below it.
+    let pointer = |i: usize| unsafe { array.buffers.cast::<*const c_void>().add(i).read_unaligned() };
+    let buffer = |i: usize, bytes: usize| match NonNull::new(pointer(i).cast_mut().cast::<u8>()) {
+        // SAFETY: the producer vouches for `bytes` bytes at the pointer (C Data contract)
+        // for as long as `owner` is not released.
+        Some(ptr) if bytes > 0 => Ok(unsafe {
+            Buffer::from_custom_allocation(ptr, bytes, Arc::clone(owner) as _)
+        }),
+        None if bytes > 0 => Err(ArrowError::CDataInterface(format!(
+            "The external buffer at position {i} is null."
+        ))),
+        _ => Ok(EMPTY.clone()),
+    };
+    let first = usize::from(node.validity);
+    let mut buffers = Vec::with_capacity(node.lengths.len());
+    for (i, length_of) in node.lengths.iter().enumerate() {
+        let bytes = match *length_of {
+            Length::Bits => end.div_ceil(8),
+            Length::Bytes(width) => end * width,
+            Length::Offsets(width) => (end + 1) * width,
+            Length::Values if length == 0 => 0,
+            Length::Values => {
+                // The offsets are C buffer `first` (checked aligned and non-NULL, and the
+                // last one >= the first >= 0).
+                let offsets = pointer(first);
+                // SAFETY: aligned, holds `end + 1` offsets (checked, contract).
+                unsafe {
+                    match node.lengths[0] {
+                        Length::Offsets(8) => *offsets.cast::<i64>().add(end) as usize,
+                        _ => *offsets.cast::<i32>().add(end) as usize,
+                    }
+                }
+            }
+        };
+        buffers.push(buffer(first + i, bytes)?);
+    }
+    let nulls = if node.validity && !pointer(0).is_null() {
+        let bits = BooleanBuffer::new(buffer(0, end.div_ceil(8))?, offset, length);
+        let nulls = match usize::try_from(array.null_count) {
+            // SAFETY: the producer's count (C Data contract), as arrow-rs's importer trusts it.
+            Ok(count) => unsafe { NullBuffer::new_unchecked(bits, count) },
+            Err(_) => NullBuffer::new(bits),
+        };
+        Some(nulls).filter(|n| n.null_count() != 0)
+    } else {
+        None
+    };
+    let mut children = Vec::with_capacity(node.children.len());
+    for (i, child) in node.children.iter().enumerate() {
+        // SAFETY: a non-NULL child pointer of a checked node.
+        let child_array = unsafe { &**array.children.add(i) };
+        // SAFETY: as for this node.
+        children.push(unsafe { build(child, child_array, owner) }?);
+    }
+    let builder = ArrayDataBuilder::new(node.data_type.clone())
+        .len(length)
+        .offset(offset)
+        .buffers(buffers)
+        .child_data(children)
+        .nulls(nulls);
+    // SAFETY: the same data arrow-rs's importer builds unchecked from the same struct.
+    Ok(unsafe { builder.build_unchecked() })
 }
 
 #[cfg(test)]
@@ -139,6 +235,58 @@ mod tests {
         assert_eq!(&make_array(imported), &make_array(data));
     }
 
+    /// Same type, lengths, offsets, null counts, validity bits, buffer addresses and
+    /// lengths, recursively.
+    fn assert_same(a: &ArrayData, b: &ArrayData, name: &str) {
+        assert_eq!(a.data_type(), b.data_type(), "{name}");
+        let header = |d: &ArrayData| (d.len(), d.offset(), d.null_count());
+        assert_eq!(header(a), header(b), "{name}");
+        let buffers = |d: &ArrayData| {
+            d.buffers().iter().map(|x| (x.as_ptr(), x.len())).collect::<Vec<_>>()
+        };
+        // Bits, not addresses: arrow-rs's exporter copies a bitmap whose offset moved.
+        let nulls = |d: &ArrayData| d.nulls().cloned();
+        if a.len() + a.offset() > 0 {
+            assert_eq!(buffers(a), buffers(b), "{name}");
+        }
+        assert_eq!(nulls(a), nulls(b), "{name}");
+        assert_eq!(a.child_data().len(), b.child_data().len(), "{name}");
+        for (x, y) in a.child_data().iter().zip(b.child_data()) {
+            assert_same(x, y, name);
+        }
+    }
+
+    #[test]
+    fn the_plan_builds_what_arrow_rs_imports() {
+        let batch = wide_batch();
+        let no_columns = StructArray::new_empty_fields(3, None).into_data();
+        let cases = [
+            ("batch", batch.clone(), false),
+            ("sliced", StructArray::from(batch.clone()).slice(1, 2).into_data(), false),
+            ("null_count -1", batch.clone(), true),
+            ("0 rows", batch.slice(0, 0), false),
+            ("no columns", no_columns, false),
+        ];
+        for (name, data, unknown_nulls) in cases {
+            let plan = ShapePlan::new(data.data_type());
+            assert!(plan.simple, "{name}");
+            let export = || {
+                let ffi = FFI_ArrowArray::new(&data);
+                if unknown_nulls {
+                    // SAFETY: a child of a live export; -1 means "not computed" in C Data.
+                    unsafe { (**ffi.children.add(1)).null_count = -1 };
+                }
+                ffi
+            };
+            // SAFETY: live exports of `data`'s type.
+            let old = unsafe { from_ffi_and_data_type(export(), data.data_type().clone()) }.unwrap();
+            // SAFETY: as above.
+            let new = unsafe { import_array(&plan, export(), "input") }.unwrap();
+            assert_same(&old, &new, name);
+            assert_eq!(&make_array(old), &make_array(new), "{name}");
+        }
+    }
+
     #[test]
     fn other_types_still_run_validate() {
         let views = StringViewArray::from(vec!["a", "a string longer than twelve bytes"]);
@@ -202,6 +350,18 @@ mod tests {
                 imported.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
             }
         }
+    }
+
+    #[test]
+    fn a_null_buffer_that_must_hold_values_is_an_import_error() {
+        let data = Int64Array::from(vec![1, 2]).into_data();
+        let plan = ShapePlan::new(data.data_type());
+        let ffi = FFI_ArrowArray::new(&data);
+        // SAFETY: the buffer pointer array of a live export (validity, values).
+        unsafe { *ffi.buffers.add(1) = std::ptr::null() };
+        // SAFETY: as above; the import reads no buffer through the NULL pointer.
+        let e = unsafe { import_array(&plan, ffi, "input") }.unwrap_err();
+        assert!(matches!(&e, ImportError::Import(m) if m.to_string().contains("position 1 is null")), "{e:?}");
     }
 
     #[test]
