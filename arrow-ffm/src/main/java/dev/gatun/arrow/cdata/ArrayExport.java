@@ -71,6 +71,7 @@ final class ArrayExport {
         boolean success = false;
         try {
             MemorySegment m = block.unscopedView();
+            long base = m.address();
             long[] structAt = new long[count];
             for (int n = 1; n < count; n++) {
                 structAt[n] = (n - 1) * ARRAY_SIZE;
@@ -90,15 +91,15 @@ final class ArrayExport {
                     m.set(ValueLayout.ADDRESS, buffersAt + 8L * i, v == null ? MemorySegment.NULL : v.exportBuffer(i));
                 }
                 for (int j = 0; j < nc; j++) {
-                    m.set(ValueLayout.ADDRESS, buffersAt + 8L * (nb + j), m.asSlice(structAt[childStart[n] + j], 0));
+                    m.set(ValueLayout.JAVA_LONG, buffersAt + 8L * (nb + j), base + structAt[childStart[n] + j]);
                 }
                 ArrowArray.length(s, v == null ? batch.rowCount() : v.length());
                 ArrowArray.null_count(s, v == null ? 0 : v.nullCount());
                 ArrowArray.offset(s, 0);
                 ArrowArray.n_buffers(s, nb);
                 ArrowArray.n_children(s, nc);
-                ArrowArray.buffers(s, m.asSlice(buffersAt, 8L * nb));
-                ArrowArray.children(s, nc == 0 ? MemorySegment.NULL : m.asSlice(buffersAt + 8L * nb, 8L * nc));
+                s.set(ValueLayout.JAVA_LONG, ArrowArray.buffers$offset(), base + buffersAt);
+                s.set(ValueLayout.JAVA_LONG, ArrowArray.children$offset(), nc == 0 ? 0 : base + buffersAt + 8L * nb);
                 ArrowArray.dictionary(s, MemorySegment.NULL);
                 ArrowArray.private_data(s, ReleaseUpcall.nodeId(key, n));
                 if (n > 0) {
