@@ -12,6 +12,7 @@ pub mod calc;
 mod debug;
 pub mod export;
 pub mod ffi_guard;
+mod import;
 mod live_handles;
 mod passthrough;
 mod roundtrip;

@@ -2,27 +2,29 @@
 //!
 //! A handle keeps the schema (crossed once, at create). Per batch the input
 //! `ArrowArray` is moved in, shape-checked and imported exactly as
-//! `gatun_calc_evaluate` does (no copy, alignment fixed only when needed, top-level
-//! `validate`), then the same buffers are exported back out. Unlike
+//! `gatun_calc_evaluate` does (`import::import_array`: no copy, alignment fixed only
+//! when needed, `validate` only for what the shape check does not prove), then the
+//! same buffers are exported back out (`export::export_owned`). Unlike
 //! `gatun_roundtrip` there is no `validate_full`: values are never read, so the cost
 //! is the crossing itself.
 
 use std::ffi::c_char;
 
-use arrow::datatypes::{DataType, Field};
-use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow::datatypes::Field;
+use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 
 use crate::abi::GATUN_ERR_ARROW;
-use crate::c_shape::check_array_shape;
-use crate::export::export_array;
+use crate::c_shape::ShapePlan;
+use crate::export::export_owned;
 use crate::ffi_guard::{check_arg, guard, GatunError};
+use crate::import::{import_array, ImportError};
 use crate::live_handles::LiveHandles;
 use crate::roundtrip::take_array;
 use crate::stats::{handle_created, handle_freed};
 
-/// Opaque `GatunPassthrough` handle: the type every array must have (a struct for a batch).
+/// Opaque `GatunPassthrough` handle: the shape every array must have (a struct for a batch).
 pub struct GatunPassthrough {
-    batch_type: DataType,
+    batch: ShapePlan,
 }
 
 static LIVE: LiveHandles = LiveHandles::new("passthrough", "GatunPassthrough");
@@ -54,7 +56,7 @@ pub unsafe extern "C" fn gatun_passthrough_create(
         let field =
             Field::try_from(schema).map_err(|e| GatunError::arrow("invalid `schema`", e))?;
         let handle = Box::into_raw(Box::new(GatunPassthrough {
-            batch_type: field.data_type().clone(),
+            batch: ShapePlan::new(field.data_type()),
         }));
         LIVE.insert(handle);
         handle_created();
@@ -90,22 +92,18 @@ pub unsafe extern "C" fn gatun_passthrough(
         LIVE.check(passthrough)?;
         check_arg(output.cast_const(), "output")?;
         // SAFETY: a live handle (checked), not freed during the call (contract).
-        let batch_type = unsafe { &(*passthrough).batch_type };
+        let plan = unsafe { &(*passthrough).batch };
         // SAFETY: `batch` is live; its pointers are valid for its counts (contract).
-        unsafe { check_array_shape(&batch, batch_type, "input") }.map_err(|e| {
-            GatunError::new(
+        let data = unsafe { import_array(plan, batch, "input") }.map_err(|e| match e {
+            ImportError::Shape(e) => GatunError::new(
                 GATUN_ERR_ARROW,
                 format!("the input batch does not match the schema: {e}"),
-            )
+            ),
+            ImportError::Import(e) => GatunError::arrow("cannot import the input batch", e),
+            ImportError::Invalid(e) => GatunError::arrow("invalid input batch", e),
         })?;
-        // SAFETY: live and of shape `batch_type` (checked just above).
-        let mut data = unsafe { from_ffi_and_data_type(batch, batch_type.clone()) }
-            .map_err(|e| GatunError::arrow("cannot import the input batch", e))?;
-        data.align_buffers();
-        data.validate()
-            .map_err(|e| GatunError::arrow("invalid input batch", e))?;
         // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
-        unsafe { output.write(export_array(&data)) };
+        unsafe { output.write(export_owned(data)) };
         Ok(())
     };
     // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.

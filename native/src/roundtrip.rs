@@ -11,7 +11,7 @@ use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 
 use crate::abi::GATUN_ERR_ARROW;
 use crate::c_shape::check_array_shape;
-use crate::export::{export_array, export_field};
+use crate::export::{export_field, export_owned};
 use crate::ffi_guard::{check_arg, guard, GatunError, GatunResult};
 
 /// See `gatun.h`. On every path where `in_array` is a live array it is consumed: on
@@ -102,5 +102,5 @@ unsafe fn roundtrip(
 
     let out_schema =
         export_field(&field).map_err(|e| GatunError::arrow("cannot export the schema", e))?;
-    Ok((export_array(&data), out_schema))
+    Ok((export_owned(data), out_schema))
 }

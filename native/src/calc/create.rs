@@ -7,6 +7,7 @@ use arrow::ffi::FFI_ArrowSchema;
 
 use super::plan::{compile, Plan};
 use super::rowkind::{self, ROW_KIND_COLUMN};
+use crate::c_shape::ShapePlan;
 use crate::ffi_guard::{GatunError, GatunResult};
 
 /// A compiled Calc: what a `GatunCalc` handle owns.
@@ -14,8 +15,8 @@ use crate::ffi_guard::{GatunError, GatunResult};
 pub struct Calc {
     /// The full input schema (row-kind column included).
     pub input_schema: SchemaRef,
-    /// `Struct(input fields)`: the type every input batch must have.
-    pub input_type: DataType,
+    /// The shape of `Struct(input fields)`: the type every input batch must have.
+    pub input_shape: ShapePlan,
     /// Index of the row-kind column in the input, if any.
     pub row_kind: Option<usize>,
     /// The input without the row-kind column: what the expressions see.
@@ -53,7 +54,7 @@ impl Calc {
             output_fields.push(Arc::clone(&input.fields()[index]));
         }
         Ok(Calc {
-            input_type: DataType::Struct(input.fields().clone()),
+            input_shape: ShapePlan::new(&DataType::Struct(input.fields().clone())),
             input_schema: input,
             row_kind,
             plan_schema,

@@ -4,15 +4,15 @@ use std::sync::Arc;
 
 use arrow::array::{new_empty_array, Array, ArrayRef, AsArray, StructArray};
 use arrow::compute::{filter, FilterBuilder};
-use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray};
+use arrow::ffi::FFI_ArrowArray;
 use arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::error::DataFusionError;
 
 use super::create::Calc;
 use super::plan::Compiled;
 use crate::abi::GATUN_ERR_ARROW;
-use crate::c_shape::check_array_shape;
-use crate::export::export_array;
+use crate::export::export_owned;
+use crate::import::{import_array, ImportError};
 use crate::ffi_guard::{GatunError, GatunResult};
 
 impl Calc {
@@ -39,7 +39,7 @@ impl Calc {
         let output =
             StructArray::try_new_with_length(self.output_fields.clone(), columns, None, rows)
                 .map_err(|e| GatunError::execution(format!("cannot assemble the output: {e}")))?;
-        Ok(export_array(&output.into_data()))
+        Ok(export_owned(output.into_data()))
     }
 
     /// Checks and imports the input batch; splits off the row-kind column.
@@ -52,14 +52,11 @@ impl Calc {
         };
         // SAFETY: `input` is a live array moved in by the caller, whose pointers are
         // valid for the counts it declares (gatun_calc_evaluate's contract).
-        unsafe { check_array_shape(&input, &self.input_type, "input") }
-            .map_err(|e| mismatch(self.name_field(&e)))?;
-        // SAFETY: `input` is live and was just checked to have the shape of `input_type`.
-        let mut data = unsafe { from_ffi_and_data_type(input, self.input_type.clone()) }
-            .map_err(|e| GatunError::arrow("cannot import the input batch", e))?;
-        data.align_buffers();
-        data.validate()
-            .map_err(|e| GatunError::arrow("invalid input batch", e))?;
+        let data = unsafe { import_array(&self.input_shape, input, "input") }.map_err(|e| match e {
+            ImportError::Shape(e) => mismatch(self.name_field(&e)),
+            ImportError::Import(e) => GatunError::arrow("cannot import the input batch", e),
+            ImportError::Invalid(e) => GatunError::arrow("invalid input batch", e),
+        })?;
         if data.null_count() > 0 {
             return Err(mismatch(format!(
                 "the struct array has {} top-level nulls (a batch has none)",

@@ -122,3 +122,55 @@ fn freed_or_unknown_handles_are_invalid_arguments() {
     assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
     assert_eq!(live_exports(), (0, 0));
 }
+
+/// Timing by hand (`cargo test --locked --profile dev --test c_abi passthrough::timing --
+/// --ignored --nocapture`): the Rust part of the crossing of issue 5's batch (4 BIGINT,
+/// 2 DOUBLE, 1 INT, 3 STRING of 40 bytes, 4096 rows or 0), median ns of the call and of the
+/// release of its output (which releases the input, here arrow-rs's own export).
+#[test]
+#[ignore]
+fn timing() {
+    let _serial = serial();
+    for rows in [0_usize, 4096] {
+        let long = || Arc::new(Int64Array::from_iter_values(0..rows as i64)) as ArrayRef;
+        let double = || Arc::new(Float64Array::from_iter_values((0..rows).map(|i| i as f64))) as ArrayRef;
+        let text = || {
+            Arc::new(StringArray::from_iter_values((0..rows).map(|i| format!("{i:040}")))) as ArrayRef
+        };
+        let columns: Vec<(&str, ArrayRef)> = vec![
+            ("a", long()),
+            ("b", long()),
+            ("c", long()),
+            ("d", long()),
+            ("e", double()),
+            ("f", double()),
+            ("g", Arc::new(Int32Array::from_iter_values(0..rows as i32))),
+            ("h", text()),
+            ("i", text()),
+            ("j", text()),
+        ];
+        let array = StructArray::try_from(columns).unwrap();
+        let handle = create(&array);
+        let data = array.to_data();
+        let (mut call_ns, mut release_ns) = (Vec::new(), Vec::new());
+        for _ in 0..20_000 {
+            let input = arrow::ffi::FFI_ArrowArray::new(&data);
+            let t0 = std::time::Instant::now();
+            let (status, text, _, output) = call(handle, input);
+            let t1 = std::time::Instant::now();
+            drop(output);
+            let t2 = std::time::Instant::now();
+            assert_eq!(status, GATUN_OK, "{text}");
+            call_ns.push((t1 - t0).as_nanos());
+            release_ns.push((t2 - t1).as_nanos());
+        }
+        call_ns.sort();
+        release_ns.sort();
+        println!(
+            "{rows} rows: gatun_passthrough {} ns, release of the output {} ns (medians)",
+            call_ns[call_ns.len() / 2],
+            release_ns[release_ns.len() / 2]
+        );
+        assert_eq!(free(handle).0, GATUN_OK);
+    }
+}

@@ -128,10 +128,9 @@ public final class GatunNative {
         requireHandle(calc);
         requireStruct(input, ArrowArray.layout(), "input");
         requireStruct(output, ArrowArray.layout(), "output");
-        try (CallScratch call = new CallScratch()) {
-            call.check(gatun_h.gatun_calc_evaluate(calc, input, output, call.errBuf(), call.errCap()),
-                    "gatun_calc_evaluate");
-        }
+        MemorySegment err = ThreadErrorBuffer.get();
+        NativeStatus.check(gatun_h.gatun_calc_evaluate(calc, input, output, err, ThreadErrorBuffer.capacity()),
+                err, "gatun_calc_evaluate");
     }
 
     /** {@code gatun_calc_free}: frees a handle from {@link #calcCreate}; call exactly once. */

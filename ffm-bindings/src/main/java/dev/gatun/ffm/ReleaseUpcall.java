@@ -28,6 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * caught (an exception escaping an upcall would kill the JVM) and recorded for
  * {@link #failures()}.
  *
+ * <p>A whole tree of structs (an exported batch) may instead {@linkplain #registerTree register}
+ * one {@link TreeHandler}: each node's {@code private_data} is a {@linkplain #nodeId node id}
+ * (a tag bit, the tree's key, the node's number), the handler claims each node once and removes
+ * itself after its last node. One registry entry per batch instead of one per column.
+ *
  * <p>One stub serves both struct kinds: {@code release} sits at a different offset in each
  * (56 in {@code ArrowSchema}, 64 in {@code ArrowArray}). A schema being released still holds the
  * stub's address at its {@code release} offset, while an array holds its {@code dictionary}
@@ -44,9 +49,33 @@ public final class ReleaseUpcall {
         void release(MemorySegment struct) throws Exception;
     }
 
+    /**
+     * The producer's cleanup for every node of one exported tree (one registry entry for the whole
+     * tree): the id of node {@code n} is {@link #nodeId nodeId(tree, n)}.
+     */
+    public interface TreeHandler {
+        /** Claims node {@code node} for release: true for exactly one call per node. */
+        boolean claim(int node);
+
+        /**
+         * Releases a claimed node; the stub sets the struct's {@code release} to NULL after this
+         * returns or throws.
+         *
+         * @param struct the node's struct (possibly a moved copy), sized to its layout
+         */
+        void release(int node, MemorySegment struct) throws Exception;
+    }
+
+    /** Node ids of a tree: tag bit, tree key, node index in the low {@value #NODE_BITS} bits. */
+    private static final int NODE_BITS = 20;
+    /** Most nodes one {@link TreeHandler} may carry. */
+    public static final int MAX_TREE_NODES = 1 << NODE_BITS;
+    private static final long TREE_TAG = 1L << 62;
     private static final int MAX_RECORDED_FAILURES = 64;
 
     private static final ConcurrentHashMap<Long, Handler> HANDLERS = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Long, TreeHandler> TREES = new ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_TREE = new AtomicLong(1);
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
     private static final List<Throwable> FAILURES = new ArrayList<>();
     private static final AtomicLong FAILURE_COUNT = new AtomicLong();
@@ -99,9 +128,33 @@ public final class ReleaseUpcall {
         return HANDLERS.remove(privateData.address()) != null;
     }
 
-    /** Handlers registered and not yet run: exported structs not yet released. */
+    /**
+     * Registers the handler of a whole tree; returns its key for {@link #nodeId} and
+     * {@link #unregisterTree}. The handler unregisters itself once its last node is released.
+     */
+    public static long registerTree(TreeHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        long tree = NEXT_TREE.getAndIncrement();
+        TREES.put(tree, handler);
+        return tree;
+    }
+
+    /** The {@code private_data} of node {@code node} (0 ≤ node < {@value #MAX_TREE_NODES}) of {@code tree}. */
+    public static MemorySegment nodeId(long tree, int node) {
+        if (node < 0 || node >= MAX_TREE_NODES) {
+            throw new IllegalArgumentException("node " + node + " outside 0.." + (MAX_TREE_NODES - 1));
+        }
+        return MemorySegment.ofAddress(TREE_TAG | tree << NODE_BITS | node);
+    }
+
+    /** Removes a tree's handler (after its last node, or for an exporter that failed). */
+    public static boolean unregisterTree(long tree) {
+        return TREES.remove(tree) != null;
+    }
+
+    /** Handlers registered and not yet run (a tree counts once): exported structs not yet released. */
     public static int registeredCount() {
-        return HANDLERS.size();
+        return HANDLERS.size() + TREES.size();
     }
 
     /**
@@ -184,8 +237,12 @@ public final class ReleaseUpcall {
                         + " Gatun's (address 0x" + Long.toHexString(pointer.address()) + ")");
             }
             MemorySegment struct = pointer.reinterpret(schema ? ArrowSchema.sizeof() : ArrowArray.sizeof());
-            MemorySegment privateData = schema ? ArrowSchema.private_data(struct) : ArrowArray.private_data(struct);
-            Handler handler = HANDLERS.remove(privateData.address());
+            long privateData = (schema ? ArrowSchema.private_data(struct) : ArrowArray.private_data(struct)).address();
+            if ((privateData & TREE_TAG) != 0) {
+                releaseTreeNode(privateData, struct, schema);
+                return;
+            }
+            Handler handler = HANDLERS.remove(privateData);
             if (handler == null) {
                 return; // another thread is releasing it, or did
             }
@@ -200,6 +257,26 @@ public final class ReleaseUpcall {
             }
         } catch (Throwable t) {
             record(t);
+        }
+    }
+
+    private static void releaseTreeNode(long privateData, MemorySegment struct, boolean schema) throws Exception {
+        TreeHandler tree = TREES.get((privateData & ~TREE_TAG) >>> NODE_BITS);
+        if (tree == null) {
+            return; // every node was released already
+        }
+        int node = (int) (privateData & (MAX_TREE_NODES - 1));
+        if (!tree.claim(node)) {
+            return; // another thread is releasing it, or did
+        }
+        try {
+            tree.release(node, struct);
+        } finally {
+            if (schema) {
+                ArrowSchema.release(struct, MemorySegment.NULL);
+            } else {
+                ArrowArray.release(struct, MemorySegment.NULL);
+            }
         }
     }
 

@@ -21,6 +21,23 @@ import java.util.List;
  */
 final class ArrayImporter {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
+    /**
+     * All of memory, to read the producer's structs and pointer arrays by address without a
+     * segment per read: the producer vouches for those addresses, exactly as a
+     * {@code reinterpret} of each would. Buffers are still exposed only through views bound to
+     * the import arena.
+     */
+    private static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final long LENGTH = ArrowArray.length$offset();
+    private static final long NULL_COUNT = ArrowArray.null_count$offset();
+    private static final long OFFSET = ArrowArray.offset$offset();
+    private static final long N_BUFFERS = ArrowArray.n_buffers$offset();
+    private static final long N_CHILDREN = ArrowArray.n_children$offset();
+    private static final long BUFFERS = ArrowArray.buffers$offset();
+    private static final long CHILDREN = ArrowArray.children$offset();
+    private static final long DICTIONARY = ArrowArray.dictionary$offset();
+    private static final long RELEASE = ArrowArray.release$offset();
     private static final long MAX_LENGTH = Integer.MAX_VALUE - 8;
     private static final int MAX_DEPTH = 64;
 
@@ -38,13 +55,18 @@ final class ArrayImporter {
 
     /** Checks a struct's header fields; returns its length. */
     static long checkHeader(MemorySegment a, String where) {
-        return checkHeader(a, Where.root(where));
+        return checkHeader(a.address(), Where.root(where));
     }
 
-    private static long checkHeader(MemorySegment a, Where where) {
-        long length = ArrowArray.length(a);
-        long offset = ArrowArray.offset(a);
-        long nullCount = ArrowArray.null_count(a);
+    /** A field of the struct at {@code a}. */
+    private static long field(long a, long offset) {
+        return MEMORY.get(WORD, a + offset);
+    }
+
+    private static long checkHeader(long a, Where where) {
+        long length = field(a, LENGTH);
+        long offset = field(a, OFFSET);
+        long nullCount = field(a, NULL_COUNT);
         if (length < 0 || length > MAX_LENGTH) {
             throw new ArrowFormatException(where + ".length", "is " + length + ", must be 0.." + MAX_LENGTH);
         }
@@ -64,20 +86,20 @@ final class ArrayImporter {
      * {@code [start, start + count)} (a struct parent's offset shifts its children's rows).
      */
     ValueVector node(MemorySegment a, Field field, String where, long start, long count, int depth) {
-        return node(a, field, Where.root(where), start, count, depth);
+        return node(a.address(), field, Where.root(where), start, count, depth);
     }
 
-    private ValueVector node(MemorySegment a, Field field, Where where, long start, long count, int depth) {
+    private ValueVector node(long a, Field field, Where where, long start, long count, int depth) {
         if (depth > MAX_DEPTH) {
             throw new ArrowFormatException(where.toString(), "nested deeper than " + MAX_DEPTH + " levels");
         }
         where = where.typed(field);
-        if (ArrowArray.release(a).address() == 0) {
+        if (field(a, RELEASE) == 0) {
             throw new ArrowFormatException(where + ".release", "is NULL: already released");
         }
         long length = checkHeader(a, where);
-        long offset = ArrowArray.offset(a);
-        long nullCount = ArrowArray.null_count(a);
+        long offset = field(a, OFFSET);
+        long nullCount = field(a, NULL_COUNT);
         if (start + count > length) {
             throw new ArrowFormatException(where + ".length", "is " + length + " but the parent needs "
                     + (start + count) + " rows");
@@ -85,27 +107,27 @@ final class ArrayImporter {
         ArrowType type = field.type();
         int nb = Vectors.bufferCount(type);
         int nc = field.children().size();
-        checkCount(ArrowArray.n_buffers(a), nb, where, ".n_buffers", type);
-        checkCount(ArrowArray.n_children(a), nc, where, ".n_children", type);
-        if (ArrowArray.dictionary(a).address() != 0) {
+        checkCount(field(a, N_BUFFERS), nb, where, ".n_buffers", type);
+        checkCount(field(a, N_CHILDREN), nc, where, ".n_children", type);
+        if (field(a, DICTIONARY) != 0) {
             throw new ArrowFormatException(where + ".dictionary", "is set: dictionary-encoded arrays are not supported");
         }
-        MemorySegment[] pointers = pointers(ArrowArray.buffers(a), nb, where, ".buffers");
-        MemorySegment[] children = pointers(ArrowArray.children(a), nc, where, ".children");
+        long[] pointers = pointers(field(a, BUFFERS), nb, where, ".buffers");
+        long[] children = pointers(field(a, CHILDREN), nc, where, ".children");
 
         long first = offset + start;
         long end = first + count;
         MemorySegment[] buffers = new MemorySegment[nb];
         MemorySegment validity = null;
         if (nb > 0 && !(type instanceof ArrowType.Null)) {
-            if (pointers[0].address() != 0) {
+            if (pointers[0] != 0) {
                 validity = buffer(pointers[0], bitmapBytes(end), where, 0);
             } else if (nullCount > 0) {
                 throw new ArrowFormatException(where + ".buffers[0]", "validity is NULL but null_count is " + nullCount);
             }
             buffers[0] = validity;
         }
-        List<ValueVector> childVectors = new ArrayList<>(nc);
+        List<ValueVector> childVectors = nc == 0 ? List.of() : new ArrayList<>(nc);
         switch (type) {
             case ArrowType.Null n -> { }
             case ArrowType.Bool b -> buffers[1] = required(pointers, 1, bitmapBytes(end), length, where);
@@ -128,19 +150,19 @@ final class ArrayImporter {
         return Vectors.view(field, view, childVectors, arena.scope());
     }
 
-    private void varBinary(MemorySegment[] pointers, MemorySegment[] buffers, long first, long count, long length,
+    private void varBinary(long[] pointers, MemorySegment[] buffers, long first, long count, long length,
                            Where where) {
         MemorySegment offsets = offsets(pointers, buffers, first, count, length, where);
         long dataEnd = count == 0 && offsets == null ? 0 : offsets.get(INT, (first + count) * 4);
         buffers[2] = required(pointers, 2, dataEnd, length, where);
     }
 
-    private void list(MemorySegment a, Field field, MemorySegment[] pointers, MemorySegment[] buffers,
-                      MemorySegment[] children, List<ValueVector> childVectors, long first, long count, long length,
+    private void list(long a, Field field, long[] pointers, MemorySegment[] buffers,
+                      long[] children, List<ValueVector> childVectors, long first, long count, long length,
                       Where where, int depth) {
         MemorySegment offsets = offsets(pointers, buffers, first, count, length, where);
         long childEnd = count == 0 && offsets == null ? 0 : offsets.get(INT, (first + count) * 4);
-        MemorySegment child = child(children, 0, where);
+        long child = child(children, 0, where);
         Where childWhere = where.child(0);
         long childLength = checkHeader(child, childWhere);
         if (childEnd > childLength) {
@@ -151,9 +173,9 @@ final class ArrayImporter {
     }
 
     /** Validates and maps the offsets buffer; null only when the array is empty and the pointer NULL. */
-    private MemorySegment offsets(MemorySegment[] pointers, MemorySegment[] buffers, long first, long count, long length,
+    private MemorySegment offsets(long[] pointers, MemorySegment[] buffers, long first, long count, long length,
                                   Where where) {
-        if (pointers[1].address() == 0 && length == 0) {
+        if (pointers[1] == 0 && length == 0) {
             buffers[1] = MemorySegment.NULL.reinterpret(0, arena, null);
             return null;
         }
@@ -162,7 +184,7 @@ final class ArrayImporter {
         if (previous < 0) {
             throw new ArrowFormatException(where + ".buffers[1]", "offset " + first + " is negative (" + previous + ")");
         }
-        if (!nonDecreasing(pointers[1].reinterpret(offsets.byteSize()), first, count, previous)) {
+        if (!nonDecreasing(pointers[1], first, count, previous)) {
             for (long i = first + 1; i <= first + count; i++) {
                 int next = offsets.get(INT, i * 4);
                 if (next < previous) {
@@ -182,19 +204,19 @@ final class ArrayImporter {
      * without the arena's liveness checks, which this import holds open: a loop the JIT can unroll
      * (a string column of 4096 rows was a third of the import's time with a checked, branching loop).
      */
-    private static boolean nonDecreasing(MemorySegment offsets, long first, long count, int start) {
+    private static boolean nonDecreasing(long offsets, long first, long count, int start) {
         long previous = start;
         long drops = 0;
         for (long i = first + 1; i <= first + count; i++) {
-            long next = offsets.get(INT, i * 4);
+            long next = MEMORY.get(INT, offsets + i * 4);
             drops |= next - previous; // in long: no overflow, negative iff next < previous
             previous = next;
         }
         return drops >= 0;
     }
 
-    private MemorySegment required(MemorySegment[] pointers, int i, long extent, long length, Where where) {
-        if (pointers[i].address() == 0) {
+    private MemorySegment required(long[] pointers, int i, long extent, long length, Where where) {
+        if (pointers[i] == 0) {
             if (extent == 0 || length == 0) {
                 return MemorySegment.NULL.reinterpret(0, arena, null);
             }
@@ -203,9 +225,9 @@ final class ArrayImporter {
         return buffer(pointers[i], extent, where, i);
     }
 
-    private MemorySegment buffer(MemorySegment pointer, long extent, Where where, int i) {
+    private MemorySegment buffer(long pointer, long extent, Where where, int i) {
         bytes += extent;
-        return pointer.reinterpret(extent, arena, null).asReadOnly();
+        return MemorySegment.ofAddress(pointer).reinterpret(extent, arena, null).asReadOnly();
     }
 
     private static long bitmapBytes(long bits) {
@@ -218,27 +240,26 @@ final class ArrayImporter {
         }
     }
 
-    private static MemorySegment[] pointers(MemorySegment array, int n, Where where, String field) {
-        MemorySegment[] out = new MemorySegment[n];
+    private static long[] pointers(long array, int n, Where where, String field) {
+        long[] out = new long[n];
         if (n == 0) {
             return out;
         }
-        if (array.address() == 0) {
+        if (array == 0) {
             throw new ArrowFormatException(where + field, "is NULL but " + n + " entries are required");
         }
-        MemorySegment p = array.reinterpret(8L * n);
         for (int i = 0; i < n; i++) {
-            out[i] = p.getAtIndex(ValueLayout.ADDRESS, i);
+            out[i] = MEMORY.get(WORD, array + 8L * i);
         }
         return out;
     }
 
-    private static MemorySegment child(MemorySegment[] children, int i, Where where) {
-        MemorySegment c = children[i];
-        if (c.address() == 0) {
+    private static long child(long[] children, int i, Where where) {
+        long c = children[i];
+        if (c == 0) {
             throw new ArrowFormatException(where + ".children[" + i + "]", "pointer is NULL");
         }
-        return c.reinterpret(ArrowArray.sizeof());
+        return c;
     }
 
     /**
@@ -247,30 +268,37 @@ final class ArrayImporter {
      */
     private static final class Where {
         private final Where parent;
+        /** The root's name; null for the other steps. */
         private final String text;
+        /** A typed step: the node's field. */
         private final Field field;
+        /** A child step: the child's index. */
+        private final int child;
 
-        private Where(Where parent, String text, Field field) {
+        private Where(Where parent, String text, Field field, int child) {
             this.parent = parent;
             this.text = text;
             this.field = field;
+            this.child = child;
         }
 
         static Where root(String text) {
-            return new Where(null, text, null);
+            return new Where(null, text, null, -1);
         }
 
         Where typed(Field f) {
-            return new Where(this, null, f);
+            return new Where(this, null, f, -1);
         }
 
         Where child(int i) {
-            return new Where(this, ".children[" + i + "]", null);
+            return new Where(this, null, null, i);
         }
 
         @Override
         public String toString() {
-            String own = field == null ? text : " (" + field.name() + ": " + FormatStrings.of(field.type()) + ")";
+            String own = text != null ? text
+                    : field != null ? " (" + field.name() + ": " + FormatStrings.of(field.type()) + ")"
+                    : ".children[" + child + "]";
             return parent == null ? own : parent + own;
         }
     }

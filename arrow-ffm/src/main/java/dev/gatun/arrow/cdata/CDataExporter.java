@@ -9,7 +9,6 @@ import dev.gatun.arrow.memory.Tracking;
 import dev.gatun.arrow.types.ArrowType;
 import dev.gatun.arrow.types.Field;
 import dev.gatun.arrow.types.Schema;
-import dev.gatun.arrow.vector.ValueVector;
 import dev.gatun.ffm.ReleaseUpcall;
 import dev.gatun.ffm.internal.ArrowArray;
 import dev.gatun.ffm.internal.ArrowSchema;
@@ -17,22 +16,20 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Fills consumer-allocated {@code ArrowArray}/{@code ArrowSchema} structs (C Data Interface).
  *
- * <p>Each exported node owns its buffers and one raw metadata block (its {@code buffers} and
- * {@code children} pointer arrays and its children's structs), registered with the single
- * {@link ReleaseUpcall} stub. Exporting a batch closes its confined arena: Java can no longer read
- * it, the consumer's {@code release} frees it from any thread. Failure-atomic: if anything fails,
- * the handlers are unregistered, the metadata freed, the batch stays SEALED and the consumer's
- * struct keeps {@code release == NULL}. {@code offset} is always 0; the validity buffer is NULL
- * when the null count is 0.
+ * <p>An array tree (see {@link ArrayExport}) has one metadata block and one release registry
+ * entry for all its nodes; each schema node owns one raw metadata block (its {@code children}
+ * pointer array, its children's structs and its strings) and one entry, all released through the
+ * single {@link ReleaseUpcall} stub. Exporting a batch closes its confined arena: Java can no
+ * longer read it, the consumer's {@code release} frees it from any thread. Failure-atomic: if
+ * anything fails, the handlers are unregistered, the metadata freed, the batch stays SEALED and
+ * the consumer's struct keeps {@code release == NULL}. {@code offset} is always 0; the validity
+ * buffer is NULL when the null count is 0.
  */
 public final class CDataExporter {
     private static final long ARRAY_SIZE = ArrowArray.sizeof();
@@ -45,22 +42,7 @@ public final class CDataExporter {
     public static void exportBatch(RecordBatch batch, MemorySegment out) {
         batch.checkExportable();
         MemorySegment root = emptyStruct(out, ARRAY_SIZE, ArrowArray.release$offset(), "ArrowArray");
-        Export export = new Export(batch.allocator());
-        boolean success = false;
-        try {
-            Set<NativeBuffer> claimed = Collections.newSetFromMap(new IdentityHashMap<>());
-            export.startArrayTree(batch.columns());
-            export.fillArray(root, batch.rowCount(), 0, List.of(MemorySegment.NULL), batch.columns(), List.of(),
-                    claimed, batch::exportReleased);
-            FaultInjection.hit(FaultPoint.EXPORT_ARRAY);
-            batch.completeExport(claimed);
-            ArrowArray.release(root, ReleaseUpcall.stub());
-            success = true;
-        } finally {
-            if (!success) {
-                export.rollBack();
-            }
-        }
+        ArrayExport.export(batch, root);
     }
 
     /** Exports {@code schema} as a struct schema into {@code out}, accounted by the root allocator. */
@@ -104,11 +86,6 @@ public final class CDataExporter {
         private final NativeAllocator allocator;
         private final List<NativeBuffer> blocks = new ArrayList<>();
         private final List<MemorySegment> ids = new ArrayList<>();
-        /** The one metadata block of an array tree, carved node by node; null for schemas. */
-        private SharedBlock tree;
-        private MemorySegment treeView;
-        private long treeCursor;
-
         Export(NativeAllocator allocator) {
             this.allocator = allocator;
         }
@@ -126,77 +103,6 @@ public final class CDataExporter {
             NativeBuffer b = allocator.allocate(bytes);
             blocks.add(b);
             return b;
-        }
-
-        /**
-         * Allocates one metadata block for a whole array tree (a root struct over {@code columns}):
-         * every node's {@code buffers} and {@code children} arrays and its children's structs. One
-         * allocation per batch instead of one per node; the block is freed when the last node of
-         * the tree is released (a child moved out by the consumer may outlive the root).
-         */
-        void startArrayTree(List<ValueVector> columns) {
-            long[] bytesAndNodes = {8L * (1 + columns.size()) + columns.size() * ARRAY_SIZE, 1};
-            for (ValueVector c : columns) {
-                measure(c, bytesAndNodes);
-            }
-            tree = new SharedBlock(block(bytesAndNodes[0]), (int) bytesAndNodes[1]);
-            treeView = tree.buffer().unscopedView();
-            treeCursor = 0;
-        }
-
-        private static void measure(ValueVector v, long[] bytesAndNodes) {
-            List<ValueVector> children = v.children();
-            bytesAndNodes[0] += 8L * (v.bufferCount() + children.size()) + children.size() * ARRAY_SIZE;
-            bytesAndNodes[1]++;
-            for (ValueVector c : children) {
-                measure(c, bytesAndNodes);
-            }
-        }
-
-        private MemorySegment carve(long bytes) {
-            MemorySegment m = treeView.asSlice(treeCursor, bytes);
-            treeCursor += bytes;
-            return m;
-        }
-
-        /** Fills {@code s} for one array node; the root's release is set by the caller, last. */
-        void fillArray(MemorySegment s, long length, long nullCount, List<MemorySegment> buffers,
-                       List<ValueVector> children, List<NativeBuffer> owned, Set<NativeBuffer> claimed,
-                       Runnable onReleased) {
-            int nb = buffers.size();
-            int nc = children.size();
-            long childStructsAt = 8L * (nb + nc);
-            MemorySegment m = carve(childStructsAt + nc * ARRAY_SIZE);
-            for (int i = 0; i < nb; i++) {
-                m.set(ValueLayout.ADDRESS, 8L * i, buffers.get(i));
-            }
-            for (int j = 0; j < nc; j++) {
-                MemorySegment child = m.asSlice(childStructsAt + j * ARRAY_SIZE, ARRAY_SIZE);
-                m.set(ValueLayout.ADDRESS, 8L * (nb + j), child);
-                fillVector(child, children.get(j), claimed);
-            }
-            MemorySegment id = register(new ExportedNode(false, owned, tree, m.asSlice(childStructsAt), nc, onReleased));
-            ArrowArray.length(s, length);
-            ArrowArray.null_count(s, nullCount);
-            ArrowArray.offset(s, 0);
-            ArrowArray.n_buffers(s, nb);
-            ArrowArray.n_children(s, nc);
-            ArrowArray.buffers(s, m);
-            ArrowArray.children(s, m.asSlice(8L * nb));
-            ArrowArray.dictionary(s, MemorySegment.NULL);
-            ArrowArray.private_data(s, id);
-        }
-
-        private void fillVector(MemorySegment s, ValueVector v, Set<NativeBuffer> claimed) {
-            List<MemorySegment> buffers = new ArrayList<>(v.bufferCount());
-            for (int i = 0; i < v.bufferCount(); i++) {
-                buffers.add(v.exportBuffer(i));
-            }
-            List<NativeBuffer> owned = new ArrayList<>();
-            v.collectBuffers(owned);
-            fillArray(s, v.length(), v.nullCount(), buffers, v.children(), owned, claimed, null);
-            claimed.addAll(owned);
-            ArrowArray.release(s, ReleaseUpcall.stub());
         }
 
         /** Fills {@code s} for one schema node; the root's release is set by the caller, last. */
@@ -227,7 +133,7 @@ public final class CDataExporter {
                 fillSchema(child, FormatStrings.of(f.type()), f.name(), childFlags, f.metadata(), f.children(), null);
                 ArrowSchema.release(child, ReleaseUpcall.stub());
             }
-            MemorySegment id = register(new ExportedNode(true, List.of(meta), null, m.asSlice(childStructsAt), nc,
+            MemorySegment id = register(new ExportedNode(true, List.of(meta), m.asSlice(childStructsAt), nc,
                     onReleased));
             ArrowSchema.format(s, m.asSlice(formatAt));
             ArrowSchema.name(s, m.asSlice(nameAt));

@@ -18,17 +18,14 @@ import java.util.List;
 final class ExportedNode implements ReleaseUpcall.Handler {
     private final boolean schema;
     private final List<NativeBuffer> owned;
-    private final SharedBlock shared;
     private final MemorySegment childStructs;
     private final int childCount;
     private final Runnable onReleased;
 
-    /** {@code shared}: a metadata block this node holds one reference to (null: none). */
-    ExportedNode(boolean schema, List<NativeBuffer> owned, SharedBlock shared, MemorySegment childStructs,
-                 int childCount, Runnable onReleased) {
+    ExportedNode(boolean schema, List<NativeBuffer> owned, MemorySegment childStructs, int childCount,
+                 Runnable onReleased) {
         this.schema = schema;
         this.owned = List.copyOf(owned);
-        this.shared = shared;
         this.childStructs = childStructs;
         this.childCount = childCount;
         this.onReleased = onReleased;
@@ -58,13 +55,6 @@ final class ExportedNode implements ReleaseUpcall.Handler {
             for (NativeBuffer b : owned) {
                 try {
                     b.free();
-                } catch (Throwable t) {
-                    failure = addTo(failure, t);
-                }
-            }
-            if (shared != null) {
-                try {
-                    shared.release(); // last: this node's child structs live in the block
                 } catch (Throwable t) {
                     failure = addTo(failure, t);
                 }

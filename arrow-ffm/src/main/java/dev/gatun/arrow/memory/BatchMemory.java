@@ -3,8 +3,6 @@ package dev.gatun.arrow.memory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
@@ -106,11 +104,17 @@ public final class BatchMemory implements AutoCloseable {
      */
     public void handOff(Set<NativeBuffer> claimed) {
         ensureOpen();
-        Set<NativeBuffer> known = Collections.newSetFromMap(new IdentityHashMap<>());
-        known.addAll(live);
-        for (NativeBuffer c : claimed) {
-            if (!known.contains(c)) {
-                throw new IllegalArgumentException("buffer not owned by this batch: " + c);
+        int known = 0;
+        for (NativeBuffer b : live) {
+            if (claimed.contains(b)) {
+                known++;
+            }
+        }
+        if (known != claimed.size()) { // every live buffer is distinct, so some claimed one is not live
+            for (NativeBuffer c : claimed) {
+                if (!live.contains(c)) {
+                    throw new IllegalArgumentException("buffer not owned by this batch: " + c);
+                }
             }
         }
         closed = true;

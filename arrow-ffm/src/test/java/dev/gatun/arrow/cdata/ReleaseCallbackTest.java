@@ -87,6 +87,33 @@ class ReleaseCallbackTest {
     }
 
     @Test
+    void anExportedBatchIsOneRegistryEntryAndAChildReleasedTwiceIsFreedOnce() {
+        try (Arena arena = Arena.ofConfined(); RecordBatch batch = batch()) {
+            int before = ReleaseUpcall.registeredCount();
+            MemorySegment parent = ArrowArray.allocate(arena);
+            CDataExporter.exportBatch(batch, parent);
+            assertEquals(before + 1, ReleaseUpcall.registeredCount(), "one entry for the root and both columns");
+            MemorySegment childPointer = ArrowArray.children(parent).reinterpret(16).getAtIndex(ValueLayout.ADDRESS, 0)
+                    .reinterpret(ArrowArray.sizeof());
+            MemorySegment moved = ArrowArray.allocate(arena);
+            moved.copyFrom(childPointer);
+            ArrowArray.release(childPointer, MemorySegment.NULL);
+            MemorySegment copy = ArrowArray.allocate(arena);
+            copy.copyFrom(moved); // a buggy consumer releasing one node through two copies
+
+            ReleaseUpcall.releaseArray(moved);
+            long afterChild = batch.allocator().javaBytes();
+            ReleaseUpcall.releaseArray(copy); // the node was claimed already: nothing happens
+            assertEquals(afterChild, batch.allocator().javaBytes());
+            assertEquals(before + 1, ReleaseUpcall.registeredCount(), "the root is still live");
+            ReleaseUpcall.releaseArray(parent);
+            assertEquals(before, ReleaseUpcall.registeredCount(), "the entry goes with the last node");
+            assertEquals(0, batch.allocator().javaBytes());
+            assertTrue(ReleaseUpcall.failures().isEmpty());
+        }
+    }
+
+    @Test
     void exportedSchemaChildrenAreReleasedWithTheRoot() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment schema = ArrowSchema.allocate(arena);

@@ -9,6 +9,7 @@ import dev.gatun.bench.arrowjava.ArrowJavaCrossing;
 import dev.gatun.bench.arrowjava.ArrowJavaWriter;
 import dev.gatun.bench.rows.RowBatch;
 import dev.gatun.bench.rows.RowFormat;
+import dev.gatun.bench.rows.RowShape;
 import dev.gatun.bench.rows.Shapes;
 import dev.gatun.ffm.GatunNative;
 import dev.gatun.ffm.ReleaseUpcall;
@@ -32,7 +33,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -40,11 +40,13 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The crossing of one 4096-row, 10-column batch: export → Rust → import → release.
+ * The crossing of one 4096-row batch of issue 5's shape ({@link Shapes#CROSSING10}: 4 BIGINT,
+ * 2 DOUBLE, 1 INT, 3 STRING of ~40 bytes, NULLs in three columns): export → Rust → import →
+ * release, both implementations in one run.
  * <ul>
- *   <li>{@code gatun}: arrow-ffm's production crossing ({@code ArrowCall.exchange}: export of a
- *       SEALED batch, {@code gatun_passthrough}, import with its checks, release of the import,
- *       which releases the export through Rust);
+ *   <li>{@code gatun}: arrow-ffm's production crossing ({@code ArrowCall.exchange}, as
+ *       {@code NativeCalc} uses it: export of a SEALED batch, {@code gatun_passthrough}, import
+ *       with its checks, release of the import, which releases the export through Rust);
  *   <li>{@code gatunEmpty}: the same with 0-row batches of the same schema: the fixed per-call
  *       part (structs, registry, downcall, release upcall), without the per-row offset checks;
  *   <li>{@code gatunExportRelease}: export only, released at once from Java (no native call);
@@ -54,12 +56,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code validate_full} (linear in the strings' bytes) and exports the schema per call.
  * </ul>
  * {@code gatun_passthrough} moves the array in, checks its shape and imports it as
- * {@code gatun_calc_evaluate} does, and hands the same buffers back without reading values. An
+ * {@code gatun_calc_evaluate} does, and exports the same buffers back without reading values. An
  * exported arrow-ffm batch cannot be exported again, so every invocation crosses a pool of
  * {@value #POOL} batches written before it (untimed, {@code Level.Invocation}) and the score is
- * per batch ({@code @OperationsPerInvocation}); the Arrow Java benchmarks cross their (re-usable)
- * batch {@value #POOL} times per invocation alike, so both sides carry the same JMH overhead.
- * {@code fixed10} has fixed-width columns only; {@code mixed10} adds three strings and a decimal.
+ * per batch ({@code @OperationsPerInvocation}); the Arrow Java benchmarks cross {@value #POOL}
+ * distinct (re-usable) batches per invocation alike, so both sides carry the same JMH overhead and
+ * touch as much memory. Closing a gatun batch frees its buffers (they were written for it); Arrow
+ * Java's sources are reused, so its side frees no data buffers.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -71,31 +74,32 @@ import org.openjdk.jmh.annotations.Warmup;
 public class CrossingBench {
     /** Batches crossed per invocation. */
     public static final int POOL = 16;
-    /** Ten columns of the 20-column mixed row. */
-    public static final int[] FIXED10 = {0, 1, 2, 3, 4, 5, 6, 7, 13, 14};
-    public static final int[] MIXED10 = {0, 3, 4, 6, 7, 8, 10, 11, 13, 14};
-
-    @Param({"fixed10", "mixed10"})
-    public String columns;
+    /** The batch's rows and columns. */
+    public static final RowShape SHAPE = Shapes.CROSSING10;
 
     private BufferAllocator allocator;
-    private VectorSchemaRoot source;
+    /** {@value #POOL} distinct Arrow Java batches of the same rows, as the gatun side crosses distinct batches. */
+    private final VectorSchemaRoot[] sources = new VectorSchemaRoot[POOL];
     private ArrowJavaCrossing crossing;
 
     @Setup
     public void setUp() {
         allocator = new RootAllocator();
-        int[] selected = columns.equals("fixed10") ? FIXED10 : MIXED10;
-        RowBatch batch = RowBatch.of(Shapes.MIXED20, RowFormat.BINARY, RowBatch.ROWS, RowBatch.SEED);
-        source = new ArrowJavaWriter(allocator, ArrowJavaWriter.Mode.PRESIZED, Shapes.MIXED20.rowType(), selected)
-                .write(batch.rows());
-        crossing = new ArrowJavaCrossing(allocator, source.getSchema());
+        RowBatch batch = RowBatch.of(SHAPE, RowFormat.BINARY, RowBatch.ROWS, RowBatch.SEED);
+        ArrowJavaWriter writer = new ArrowJavaWriter(allocator, ArrowJavaWriter.Mode.PRESIZED, SHAPE.rowType(),
+                SHAPE.selected());
+        for (int i = 0; i < POOL; i++) {
+            sources[i] = writer.write(batch.rows());
+        }
+        crossing = new ArrowJavaCrossing(allocator, sources[0].getSchema());
     }
 
     @TearDown
     public void tearDown() {
         crossing.close();
-        source.close();
+        for (VectorSchemaRoot source : sources) {
+            source.close();
+        }
         allocator.close();
     }
 
@@ -111,17 +115,10 @@ public class CrossingBench {
         final RecordBatch[] empty = new RecordBatch[POOL];
 
         @Setup
-        public void setUp(CrossingBench bench) {
-            int[] selected = bench.columns.equals("fixed10") ? FIXED10 : MIXED10;
-            RowBatch source = RowBatch.of(Shapes.MIXED20, RowFormat.BINARY, RowBatch.ROWS, RowBatch.SEED);
-            rows = source.rows();
-            List<int[]> paths = new ArrayList<>();
-            for (int field : selected) {
-                paths.add(new int[] {field});
-            }
+        public void setUp() {
+            rows = RowBatch.of(SHAPE, RowFormat.BINARY, RowBatch.ROWS, RowBatch.SEED).rows();
             allocator = NativeAllocator.create("crossing-bench", Long.MAX_VALUE);
-            writer = new BatchWriter(Shapes.MIXED20.rowType(), paths, TypeMapping.defaults(), RowBatch.ROWS, true,
-                    allocator);
+            writer = writer(allocator);
             schema = writer.schema();
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment exported = ArrowSchema.allocate(arena);
@@ -132,6 +129,15 @@ public class CrossingBench {
                     ReleaseUpcall.releaseSchema(exported);
                 }
             }
+        }
+
+        /** A writer of {@link #SHAPE}'s batches, every field a column. */
+        static BatchWriter writer(NativeAllocator allocator) {
+            List<int[]> paths = new ArrayList<>();
+            for (int field : SHAPE.selected()) {
+                paths.add(new int[] {field});
+            }
+            return new BatchWriter(SHAPE.rowType(), paths, TypeMapping.defaults(), RowBatch.ROWS, true, allocator);
         }
 
         /** Writes the pool; empty (0-row) batches only for {@code gatunEmpty}. */
@@ -246,7 +252,7 @@ public class CrossingBench {
     public int arrowJavaJniPassthrough() {
         int rows = 0;
         for (int i = 0; i < POOL; i++) {
-            VectorSchemaRoot back = crossing.passthrough(source);
+            VectorSchemaRoot back = crossing.passthrough(sources[i]);
             rows += back.getRowCount();
             back.clear(); // releases the imported buffers: Rust's release, then the export's release
         }
@@ -258,7 +264,7 @@ public class CrossingBench {
     public int arrowJavaJni() {
         int rows = 0;
         for (int i = 0; i < POOL; i++) {
-            VectorSchemaRoot back = crossing.roundtrip(source);
+            VectorSchemaRoot back = crossing.roundtrip(sources[i]);
             rows += back.getRowCount();
             back.clear(); // releases the imported buffers: Rust's release, then the export's release
         }

@@ -11,8 +11,9 @@ public final class Shapes {
     public static final RowShape MIXED20 = new Mixed20Shape();
     public static final RowShape STRINGS = new StringsShape();
     public static final RowShape WIDE40 = new Wide40Shape();
+    public static final RowShape CROSSING10 = new Crossing10Shape();
 
-    private static final List<RowShape> ALL = List.of(BID, PERSON, AUCTION, MIXED20, STRINGS, WIDE40);
+    private static final List<RowShape> ALL = List.of(BID, PERSON, AUCTION, MIXED20, STRINGS, WIDE40, CROSSING10);
 
     private Shapes() {}
 

@@ -27,6 +27,7 @@ public final class TextPool {
     private static final String[] NAMES = pool(i -> capitalized(i, 5, 4, 8) + " " + capitalized(i, 6, 5, 10));
     private static final String[] WORDS = pool(i -> text(i, 7, 10, 30));
     private static final String[] DESCRIPTIONS = pool(i -> text(i, 8, 20, 100));
+    private static final String[] AROUND_40 = pool(i -> text(i, 9, 32, 48));
 
     private TextPool() {}
 
@@ -60,6 +61,11 @@ public final class TextPool {
     /** 20–40 chars. */
     public static String mediumText(long random) {
         return MEDIUM[Mix.below(random, SIZE)];
+    }
+
+    /** 32–48 chars, 40 on average. */
+    public static String around40(long random) {
+        return AROUND_40[Mix.below(random, SIZE)];
     }
 
     /** A person's name, 10–19 chars. */
