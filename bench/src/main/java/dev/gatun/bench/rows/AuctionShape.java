@@ -28,10 +28,6 @@ final class AuctionShape implements RowShape {
         return TYPE;
     }
 
-    @Override
-    public int[] selected() {
-        return Shapes.allFields(TYPE.getFieldCount());
-    }
 
     @Override
     public GenericRowData row(long seed, long index) {

@@ -26,10 +26,6 @@ final class BidShape implements RowShape {
         return TYPE;
     }
 
-    @Override
-    public int[] selected() {
-        return Shapes.allFields(TYPE.getFieldCount());
-    }
 
     @Override
     public GenericRowData row(long seed, long index) {

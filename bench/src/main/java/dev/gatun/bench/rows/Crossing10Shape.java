@@ -32,10 +32,6 @@ final class Crossing10Shape implements RowShape {
         return TYPE;
     }
 
-    @Override
-    public int[] selected() {
-        return Shapes.allFields(TYPE.getFieldCount());
-    }
 
     @Override
     public GenericRowData row(long seed, long index) {

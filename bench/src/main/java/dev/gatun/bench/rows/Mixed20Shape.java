@@ -47,10 +47,6 @@ final class Mixed20Shape implements RowShape {
         return TYPE;
     }
 
-    @Override
-    public int[] selected() {
-        return Shapes.allFields(TYPE.getFieldCount());
-    }
 
     @Override
     public GenericRowData row(long seed, long index) {

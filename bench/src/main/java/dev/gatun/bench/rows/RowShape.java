@@ -14,7 +14,9 @@ public interface RowShape {
     RowType rowType();
 
     /** Positions of the fields a consumer reads: the projection an entry transpose is narrowed to. */
-    int[] selected();
+    default int[] selected() {
+        return Shapes.allFields(rowType().getFieldCount());
+    }
 
     /** Row {@code index} for {@code seed}; strings are lazy ({@code StringData.fromString}), as a deserializing source makes them. */
     GenericRowData row(long seed, long index);

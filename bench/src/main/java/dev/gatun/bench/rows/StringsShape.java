@@ -23,10 +23,6 @@ final class StringsShape implements RowShape {
         return TYPE;
     }
 
-    @Override
-    public int[] selected() {
-        return Shapes.allFields(TYPE.getFieldCount());
-    }
 
     @Override
     public GenericRowData row(long seed, long index) {
