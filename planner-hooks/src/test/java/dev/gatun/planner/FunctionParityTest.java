@@ -3,6 +3,7 @@ package dev.gatun.planner;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.testing.CaseMappingRows;
 import dev.gatun.planner.testing.ParityRuns;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.RandomRows;
@@ -227,7 +228,8 @@ class FunctionParityTest {
     @Test
     void strings() {
         List<String> e = new ArrayList<>(List.of(
-                "UPPER(s1)", "UPPER(s2)", "CHAR_LENGTH(s1)", "CHARACTER_LENGTH(s2)", "SUBSTRING(s1, n1)",
+                "UPPER(s1)", "UPPER(s2)", "LOWER(s1)", "LOWER(s2)", "LOWER(CONCAT(s1, 'Σ'))",
+                "CHAR_LENGTH(s1)", "CHARACTER_LENGTH(s2)", "SUBSTRING(s1, n1)",
                 "SUBSTRING(s1, n1, n2)", "SUBSTRING(s1 FROM 2 FOR 3)", "SUBSTRING(s1, -2)", "SUBSTR(s2, n2, n1)",
                 "TRIM(s1)", "TRIM(BOTH 'a' FROM s1)", "TRIM(LEADING ' ' FROM s1)", "TRIM(TRAILING 'é😀' FROM s1)",
                 "LTRIM(s1)", "RTRIM(s2)", "LTRIM(s1, 'a 😀')", "RTRIM(s1, 'a😀')", "CONCAT(s1, s2)", "s1 || s2", "CONCAT(s1, s2, s1)", "CONCAT(s1, '\u0000')",
@@ -237,6 +239,18 @@ class FunctionParityTest {
                 "s1 IS DISTINCT FROM s2", "s1 IS NOT DISTINCT FROM s2", "s1 IS NULL",
                 "CASE WHEN s1 LIKE 'a%' THEN s1 ELSE s2 END", "COALESCE(s1, s2, '-')"));
         assertParity("str", e);
+    }
+
+    /**
+     * UPPER and LOWER on every code point, every assigned one in the contexts that decide Java's
+     * final sigma (String.toLowerCase asks the JDK's word BreakIterator), and random strings of
+     * word-break traps ({@link CaseMappingRows}), in both string forms.
+     */
+    @Test
+    void caseMapping() {
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS cm (id BIGINT NOT NULL, s STRING, b STRING) "
+                + TestRowsFactory.register(CaseMappingRows.rows()));
+        assertParity("cm", List.of("LOWER(s)", "UPPER(s)", "LOWER(b)", "UPPER(b)"));
     }
 
     /**

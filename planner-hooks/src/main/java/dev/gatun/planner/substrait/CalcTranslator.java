@@ -196,8 +196,8 @@ public final class CalcTranslator {
     private Typed byName(RexCall c, String fn, LogicalType type) {
         return switch (fn) {
             case "CHAR_LENGTH", "CHARACTER_LENGTH" -> strings(c, "gatun_flink_char_length", type, 1);
-            case "UPPER" -> strings(c, "gatun_flink_upper", type, 1);
-            case "LOWER" -> strings(c, "gatun_flink_lower", type, 1);
+            case "UPPER" -> caseMapping(c, "gatun_flink_upper", type, false);
+            case "LOWER" -> caseMapping(c, "gatun_flink_lower", type, true);
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
@@ -507,6 +507,14 @@ public final class CalcTranslator {
     // ---- strings ----
 
     /** A Gatun string function whose operands are all strings. */
+    private Typed caseMapping(RexCall c, String name, LogicalType type, boolean lower) {
+        String unsupported = JavaCaseMapping.unsupportedReason(lower);
+        if (unsupported != null) {
+            throw refused(c, unsupported);
+        }
+        return strings(c, name, type, 1);
+    }
+
     private Typed strings(RexCall c, String name, LogicalType type, int arity) {
         List<RexNode> ops = c.getOperands();
         if (ops.size() != arity) {

@@ -117,6 +117,8 @@ class GoldenPlansTest {
                 c("guarded_filter", "SELECT id FROM g WHERE i <> 0 AND 100 / i > 2"),
                 c("strings", "SELECT id, UPPER(s), CHAR_LENGTH(s), s || '!', CONCAT(s, '-', ch),"
                         + " SUBSTRING(s, 2), SUBSTRING(s, 2, 3), POSITION('a' IN s), REPLACE(s, 'a', 'AA') FROM g"),
+                // the final sigma follows Java's word boundaries: 'ΌΣΟΣ007abc' lowers to 'όσοσ007abc'
+                c("lower", "SELECT id, LOWER(s), LOWER(CONCAT(s, 'ΑΣ')), LOWER(CONCAT('ΌΣΟΣ007', s)) FROM g"),
                 c("trim", "SELECT id, TRIM(s), TRIM(LEADING 'x' FROM s), TRIM(TRAILING 'x' FROM s) FROM g"),
                 c("like", "SELECT id, s LIKE '%a%', s LIKE 'a!_%' ESCAPE '!', s NOT LIKE '_b%' FROM g"),
                 c("casts", "SELECT id, CAST(i AS BIGINT), CAST(i AS DOUBLE), CAST(d AS INT), CAST(amt AS INT),"
