@@ -364,6 +364,7 @@ impl<'a> JavaWordIterator<'a> {
     }
 
     /// Boundaries iterating from the start (`next()`), as UTF-16 offsets, the end included.
+    #[cfg(test)]
     pub fn forward_boundaries(&self) -> Vec<usize> {
         self.forward[1..].iter().map(|&i| self.offsets[i]).collect()
     }

@@ -182,7 +182,8 @@ class FunctionParityTest {
         List<String> e = new ArrayList<>();
         String[][] pairs = {{"i8a", "i8b"}, {"i16a", "i16b"}, {"i32a", "i32b"}, {"i64a", "i64b"}, {"f32a", "f32b"},
             {"f64a", "f64b"}, {"f64a", "f64a"}, {"d38a", "d38b"}, {"d10a", "d10b"}, {"b1", "b2"}, {"i32a", "i64a"},
-            {"i8a", "d10a"}, {"d38a", "i64a"}, {"f32a", "f64a"}, {"i32a", "f64b"}};
+            {"i8a", "d10a"}, {"d38a", "i64a"}, {"f32a", "f64a"}, {"i32a", "f64b"}, {"f64a", "d38a"}, {"d10a", "f32b"},
+            {"d38z", "f64b"}, {"f32a", "d38b"}};
         for (String[] p : pairs) {
             for (String op : new String[] {"=", "<>", "<", "<=", ">", ">="}) {
                 e.add(p[0] + " " + op + " " + p[1]);
@@ -195,7 +196,10 @@ class FunctionParityTest {
         e.addAll(List.of("b1 AND b2", "b1 OR b2", "NOT b1", "b1 IS TRUE", "b1 IS FALSE", "b1 IS NOT TRUE",
                 "b1 IS NOT FALSE", "b1 IS UNKNOWN", "b1 IS NOT UNKNOWN", "(b1 AND b2) OR NOT b1", "i32a IS NULL",
                 "f64a IS NOT NULL", "d38a IS NULL", "(i32a > 0 OR b2) AND (f64a < 1e3 OR b1)",
-                "i8a <> 0 AND 100 / i8a > 2", "i32a = 0 OR 7 / i32a > 1"));
+                "i8a <> 0 AND 100 / i8a > 2", "i32a = 0 OR 7 / i32a > 1",
+                // FLOAT/DOUBLE against DECIMAL orders by Double.compare: -0.0 below a zero decimal, NaN above all
+                "d10a > f64a * 0", "d10a <= f64a * 0", "d38z >= f32a * 0", "f64a < 1.5", "f32b >= -0.0",
+                "f64b <= 0.1", "d38a < f64a * 0 + 1e300"));
         assertParity("num", e);
     }
 

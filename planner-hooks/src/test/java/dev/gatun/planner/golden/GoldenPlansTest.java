@@ -104,6 +104,8 @@ class GoldenPlansTest {
                 c("compare_integers", "SELECT id, i = 3, i <> 3, i < 3, i <= 3, i > 3, i >= 3 FROM g"),
                 c("compare_doubles", "SELECT id, d = 1.5E0, d <> 0.0E0, d < 2.0E0, d <= 1.5E0, d > 0.0E0,"
                         + " d >= 0.0E0 FROM g"),
+                // FLOAT/DOUBLE against DECIMAL orders by Double.compare (gatun_flink_double_compare)
+                c("compare_double_decimal", "SELECT id, d > amt, amt <= f, d < 1.5, f >= -0.0 FROM g"),
                 c("compare_others", "SELECT id, s = 'apple', s < 'b', amt > 1.5, ts3 >= TIMESTAMP '2020-01-01 00:00:00',"
                         + " dy < DATE '2000-01-01' FROM g"),
                 c("arith_integers", "SELECT id, i + 1, big - 5, small * tiny, i / 7, big % 5, MOD(i, 3), -i,"
