@@ -2,7 +2,9 @@
 //!
 //! It catches panics (a panic never unwinds into the JVM), maps the body's
 //! `Result<(), GatunError>` to a `GATUN_*` status and copies the message into the
-//! caller's `(err_buf, err_cap)`: NUL-terminated, truncated at a UTF-8 boundary.
+//! caller's `(err_buf, err_cap)`: NUL-terminated, truncated at a UTF-8 boundary. A NUL inside
+//! the message (a quoted value holding one) is written as U+2400 `␀`, so the C string carries
+//! the whole message.
 
 use std::any::Any;
 use std::cell::Cell;
@@ -200,8 +202,12 @@ fn truncated_len(message: &str, max: usize) -> usize {
     len
 }
 
+/// What a NUL inside a message becomes: U+2400 SYMBOL FOR NULL (the reader stops at a NUL).
+pub const NUL_IN_MESSAGE: char = '\u{2400}';
+
 /// Copies `message` into `err_buf`, NUL-terminated, truncated at a UTF-8 boundary to
-/// at most `err_cap - 1` bytes. Writes nothing when `err_buf` is NULL or `err_cap` is 0.
+/// at most `err_cap - 1` bytes, with every interior NUL written as [`NUL_IN_MESSAGE`].
+/// Writes nothing when `err_buf` is NULL or `err_cap` is 0.
 ///
 /// # Safety
 ///
@@ -210,6 +216,13 @@ pub unsafe fn write_message(err_buf: *mut c_char, err_cap: usize, message: &str)
     if err_buf.is_null() || err_cap == 0 {
         return;
     }
+    let escaped;
+    let message = if message.contains('\0') {
+        escaped = message.replace('\0', NUL_IN_MESSAGE.encode_utf8(&mut [0; 3]));
+        escaped.as_str()
+    } else {
+        message
+    };
     let len = truncated_len(message, err_cap - 1);
     // SAFETY: `len + 1 <= err_cap` bytes are written; the caller guarantees `err_buf`
     // is valid for `err_cap` bytes, and a Rust `&str` cannot overlap a C buffer we write.
@@ -254,6 +267,21 @@ mod tests {
         assert!(buf.iter().all(|&b| b == 0x7f));
         // SAFETY: a NULL buffer is allowed and never written.
         unsafe { write_message(std::ptr::null_mut(), 16, "abc") };
+    }
+
+    #[test]
+    fn an_interior_nul_is_escaped_not_a_terminator() {
+        let buf = written(64, "For input string: \"a\0b\0\" (EXPR$1)");
+        let end = buf.iter().position(|&b| b == 0).expect("terminated");
+        assert_eq!(
+            std::str::from_utf8(&buf[..end]).unwrap(),
+            "For input string: \"a\u{2400}b\u{2400}\" (EXPR$1)"
+        );
+        // truncation happens on the escaped text, at a char boundary: "a␀" is 4 bytes
+        let buf = written(4, "a\0b");
+        assert_eq!(&buf[..2], b"a\0");
+        let buf = written(5, "a\0b");
+        assert_eq!(&buf[..5], "a\u{2400}\0".as_bytes());
     }
 
     #[test]

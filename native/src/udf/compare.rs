@@ -1,5 +1,6 @@
 //! Comparisons with Java semantics: `gatun_flink_equal`, `_not_equal`, `_lt`, `_lte`,
-//! `_gt`, `_gte`.
+//! `_gt`, `_gte`, and `gatun_flink_double_compare` (`Double.compare`, for Flink's FLOAT/DOUBLE
+//! vs DECIMAL comparisons).
 //!
 //! Arrow (and DataFusion's built-in comparisons) order floats totally: `NaN = NaN` is
 //! true and `-0.0 < 0.0`. Flink compares Java primitives: every comparison with NaN is
@@ -10,7 +11,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray};
+use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanArray, Int32Array};
 use arrow::compute::kernels::cmp;
 use arrow::datatypes::{DataType, Float32Type, Float64Type};
 use datafusion::common::Result;
@@ -45,6 +46,12 @@ pub fn functions() -> Vec<FlinkUdf> {
         FlinkUdf::new("gatun_flink_lte", bool_type, |a| compare(a, Cmp::Le), false),
         FlinkUdf::new("gatun_flink_gt", bool_type, |a| compare(a, Cmp::Gt), false),
         FlinkUdf::new("gatun_flink_gte", bool_type, |a| compare(a, Cmp::Ge), false),
+        FlinkUdf::new(
+            "gatun_flink_double_compare",
+            double_compare_type,
+            double_compare,
+            false,
+        ),
     ]
 }
 
@@ -117,4 +124,66 @@ where
     let values = arrow::buffer::BooleanBuffer::collect_bool(a.len(), |i| f(a.value(i), b.value(i)));
     let nulls = arrow::buffer::NullBuffer::union(a.nulls(), b.nulls());
     Ok(BooleanArray::new(values, nulls))
+}
+
+fn double_compare_type(types: &[DataType]) -> std::result::Result<DataType, String> {
+    arity(types, 2)?;
+    if types.iter().all(|t| *t == DataType::Float64) {
+        Ok(DataType::Int32)
+    } else {
+        Err("expects two DOUBLE (Float64) arguments".into())
+    }
+}
+
+/// Java's `Double.compare`: a total order where every NaN equals every other and lies above
+/// +Infinity, and -0.0 lies below 0.0. Flink compares a DECIMAL with a FLOAT/DOUBLE as
+/// `Double.compare(DecimalDataUtils.doubleValue(d), x)` against 0.
+pub fn java_double_compare(x: f64, y: f64) -> i32 {
+    if x < y {
+        -1
+    } else if x > y {
+        1
+    } else {
+        // Double.doubleToLongBits: one canonical NaN
+        let bits = |v: f64| {
+            if v.is_nan() {
+                0x7ff8_0000_0000_0000_i64
+            } else {
+                v.to_bits() as i64
+            }
+        };
+        bits(x).cmp(&bits(y)) as i32
+    }
+}
+
+fn double_compare(args: &Args) -> Result<ArrayRef> {
+    let a = args.arrays[0].as_primitive::<Float64Type>();
+    let b = args.arrays[1].as_primitive::<Float64Type>();
+    let values: arrow::buffer::ScalarBuffer<i32> = a
+        .values()
+        .iter()
+        .zip(b.values().iter())
+        .map(|(&x, &y)| java_double_compare(x, y))
+        .collect();
+    let nulls = arrow::buffer::NullBuffer::union(a.nulls(), b.nulls());
+    Ok(Arc::new(Int32Array::new(values, nulls)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::java_double_compare as cmp;
+
+    #[test]
+    fn double_compare_is_javas_total_order() {
+        assert_eq!(cmp(1.0, 2.0), -1);
+        assert_eq!(cmp(2.0, 1.0), 1);
+        assert_eq!(cmp(1.5, 1.5), 0);
+        assert_eq!(cmp(-0.0, 0.0), -1);
+        assert_eq!(cmp(0.0, -0.0), 1);
+        assert_eq!(cmp(f64::NAN, f64::INFINITY), 1);
+        assert_eq!(cmp(f64::NEG_INFINITY, f64::NAN), -1);
+        assert_eq!(cmp(f64::NAN, f64::NAN), 0);
+        assert_eq!(cmp(-f64::NAN, f64::NAN), 0);
+        assert_eq!(cmp(f64::from_bits(0x7ff0_0000_0000_0001), 1.0), 1);
+    }
 }

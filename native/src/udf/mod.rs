@@ -16,7 +16,9 @@ mod arith;
 mod cast;
 mod compare;
 mod decimal;
+mod java_case;
 mod java_fmt;
+mod java_word_break;
 mod like;
 mod parse;
 #[cfg(test)]
@@ -25,6 +27,7 @@ mod string;
 mod temporal;
 #[cfg(test)]
 mod timing;
+mod unicode_data;
 
 use std::any::Any;
 use std::fmt;

@@ -12,7 +12,7 @@ use arrow::buffer::{Buffer, ScalarBuffer};
 use arrow::datatypes::DataType;
 use datafusion::common::{exec_err, Result};
 
-use super::{arity, is_string, Args, FlinkUdf};
+use super::{arity, is_string, java_case, Args, FlinkUdf};
 
 pub fn functions() -> Vec<FlinkUdf> {
     vec![
@@ -262,21 +262,14 @@ pub(super) fn char_length(args: &Args) -> Result<ArrayRef> {
     Ok(Arc::new(Int32Array::new(lengths, s.nulls().cloned())))
 }
 
-/// Java's `String.toUpperCase()` (full case mapping, e.g. `ß` → `SS`).
+/// Java's `String.toUpperCase()` (full case mapping, e.g. `ß` → `SS`; see `java_case`).
 pub(super) fn upper(args: &Args) -> Result<ArrayRef> {
-    map_case(args, true, |v, out| {
-        for c in v.chars().flat_map(char::to_uppercase) {
-            out.write_char(c).expect("builders do not fail");
-        }
-    })
+    map_case(args, true, |v, out| java_case::upper(v, out))
 }
 
-/// Java's `String.toLowerCase()` (final sigma included, hence `str::to_lowercase`).
+/// Java's `String.toLowerCase()`, its final-sigma rule included (see `java_case`).
 pub(super) fn lower(args: &Args) -> Result<ArrayRef> {
-    map_case(args, false, |v, out| {
-        out.write_str(&v.to_lowercase())
-            .expect("builders do not fail");
-    })
+    map_case(args, false, |v, out| java_case::lower(v, out))
 }
 
 /// A case mapping: over the whole value buffer at once when it is ASCII (offsets and

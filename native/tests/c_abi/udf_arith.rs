@@ -262,6 +262,55 @@ fn float_comparisons_follow_java() {
     }
 }
 
+/// Flink compares a DECIMAL with a FLOAT/DOUBLE as `Double.compare(doubleValue(d), x)`:
+/// NaN equals NaN and lies above +Infinity, -0.0 lies below 0.0 (unlike the primitive
+/// comparisons above). The planner sends the decimal through `gatun_flink_cast`.
+#[test]
+fn double_compare_is_javas_total_order() {
+    let nan = f64::NAN;
+    let input = two(
+        Arc::new(Float64Array::from(vec![
+            Some(nan),
+            Some(-0.0),
+            Some(nan),
+            Some(1.0),
+            Some(f64::INFINITY),
+            None,
+        ])),
+        Arc::new(Float64Array::from(vec![
+            Some(nan),
+            Some(0.0),
+            Some(f64::INFINITY),
+            Some(2.0),
+            Some(1.0),
+            Some(1.0),
+        ])),
+    );
+    let out = eval(f("gatun_flink_double_compare"), &input).unwrap();
+    assert_eq!(
+        out.as_primitive::<Int32Type>().iter().collect::<Vec<_>>(),
+        vec![Some(0), Some(-1), Some(1), Some(-1), Some(1), None]
+    );
+    // DECIMAL(10, 2) 0.00 against -0.0: Double.compare(0.0, -0.0) = 1
+    let input = two(
+        decimals(&[Some(0), Some(150), None], 10, 2),
+        Arc::new(Float64Array::from(vec![Some(-0.0), Some(1.5), Some(1.0)])),
+    );
+    let as_double = call(
+        "gatun_flink_cast",
+        vec![col("a"), lit(ScalarValue::Float64(None))],
+    );
+    let out = eval(
+        call("gatun_flink_double_compare", vec![as_double, col("b")]),
+        &input,
+    )
+    .unwrap();
+    assert_eq!(
+        out.as_primitive::<Int32Type>().iter().collect::<Vec<_>>(),
+        vec![Some(1), Some(0), None]
+    );
+}
+
 #[test]
 fn other_comparisons_use_arrow_order() {
     let input = two(

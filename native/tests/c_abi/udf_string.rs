@@ -204,6 +204,48 @@ fn upper_and_lower_use_full_case_mapping() {
     );
 }
 
+/// Java picks the final sigma by its word boundaries (expected values from JDK 25's
+/// `String.toLowerCase`), where Unicode's Final_Sigma rule gives `όσος007α` and `é9σ`.
+#[test]
+fn lower_picks_the_final_sigma_like_java() {
+    let input = batch(vec![(
+        "s",
+        s(&[
+            Some("ΌΣΟΣ007Α"),
+            Some("é9Σ"),
+            Some("AΣ B"),
+            Some("ΑΣ-Β"),
+            Some("a\u{1D400}Σ"),
+            Some("\u{A7CE}Σ"),
+            None,
+        ]),
+    )]);
+    let low = eval(call("gatun_flink_lower", vec![col("s")]), &input).unwrap();
+    assert_eq!(
+        strs(&low),
+        owned(&[
+            Some("όσοσ007α"),
+            Some("é9ς"),
+            Some("aς b"),
+            Some("ασ-β"),
+            Some("a\u{1D400}σ"),
+            Some("\u{A7CE}σ"),
+            None
+        ])
+    );
+}
+
+/// Java 25 knows Unicode 16.0: a mapping from or to a later code point (U+A7CE and U+A7D2,
+/// capital of the older U+A7D3, are new in 17.0) is not applied, whatever Rust's tables say.
+#[test]
+fn case_mapping_keeps_code_points_newer_than_unicode_16() {
+    let input = batch(vec![("s", s(&[Some("\u{A7CE}\u{A7D3}\u{16EA0}Ꭰꭰ")]))]);
+    let up = eval(call("gatun_flink_upper", vec![col("s")]), &input).unwrap();
+    assert_eq!(strs(&up), owned(&[Some("\u{A7CE}\u{A7D3}\u{16EA0}ᎠᎠ")]));
+    let low = eval(call("gatun_flink_lower", vec![col("s")]), &input).unwrap();
+    assert_eq!(strs(&low), owned(&[Some("\u{A7CE}\u{A7D3}\u{16EA0}ꭰꭰ")]));
+}
+
 #[test]
 fn concat_is_null_if_any_argument_is_null() {
     let input = batch(vec![

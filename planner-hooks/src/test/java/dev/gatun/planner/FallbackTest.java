@@ -9,6 +9,7 @@ import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -96,12 +97,26 @@ class FallbackTest {
         assertTrue(decision.contains("native: ") && !decision.contains("stock ("), decision);
     }
 
+    /**
+     * Flink's UPPER/LOWER use the default locale; the native ones are the root locale's, so a
+     * Turkish default locale (where UPPER('i') is 'İ') keeps them stock, naming the locale.
+     */
     @Test
-    void lowerStaysStockBecauseOfTheFinalSigma() throws Exception {
-        String decision = gatunSection("SELECT id, LOWER(s) FROM t");
-        assertTrue(decision.contains("stock (") && decision.contains("capital sigma"), decision);
-        String sql = "SELECT id, LOWER(s), a + 1 FROM t";
-        assertEquals(q.run(sql, false), q.run(sql, true));
+    void caseMappingInATurkishDefaultLocaleStaysStock() throws Exception {
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+        try {
+            for (String f : new String[] {"UPPER", "LOWER"}) {
+                String decision = gatunSection("SELECT id, " + f + "(s) FROM t");
+                assertTrue(decision.contains("stock (" + f + "(") && decision.contains("default locale (tr_TR)"), decision);
+            }
+            String sql = "SELECT id, UPPER(s), LOWER(s), a + 1 FROM t";
+            List<String> stock = q.run(sql, false);
+            assertEquals(stock, q.run(sql, true));
+        } finally {
+            Locale.setDefault(before);
+        }
+        assertNative(gatunSection("SELECT id, UPPER(s), LOWER(s) FROM t"));
     }
 
     @Test

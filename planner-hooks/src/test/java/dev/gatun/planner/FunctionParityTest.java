@@ -3,6 +3,7 @@ package dev.gatun.planner;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.testing.CaseMappingRows;
 import dev.gatun.planner.testing.ParityRuns;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.RandomRows;
@@ -177,7 +178,8 @@ class FunctionParityTest {
         List<String> e = new ArrayList<>();
         String[][] pairs = {{"i8a", "i8b"}, {"i16a", "i16b"}, {"i32a", "i32b"}, {"i64a", "i64b"}, {"f32a", "f32b"},
             {"f64a", "f64b"}, {"f64a", "f64a"}, {"d38a", "d38b"}, {"d10a", "d10b"}, {"b1", "b2"}, {"i32a", "i64a"},
-            {"i8a", "d10a"}, {"d38a", "i64a"}, {"f32a", "f64a"}, {"i32a", "f64b"}};
+            {"i8a", "d10a"}, {"d38a", "i64a"}, {"f32a", "f64a"}, {"i32a", "f64b"}, {"f64a", "d38a"}, {"d10a", "f32b"},
+            {"d38z", "f64b"}, {"f32a", "d38b"}};
         for (String[] p : pairs) {
             for (String op : new String[] {"=", "<>", "<", "<=", ">", ">="}) {
                 e.add(p[0] + " " + op + " " + p[1]);
@@ -190,7 +192,10 @@ class FunctionParityTest {
         e.addAll(List.of("b1 AND b2", "b1 OR b2", "NOT b1", "b1 IS TRUE", "b1 IS FALSE", "b1 IS NOT TRUE",
                 "b1 IS NOT FALSE", "b1 IS UNKNOWN", "b1 IS NOT UNKNOWN", "(b1 AND b2) OR NOT b1", "i32a IS NULL",
                 "f64a IS NOT NULL", "d38a IS NULL", "(i32a > 0 OR b2) AND (f64a < 1e3 OR b1)",
-                "i8a <> 0 AND 100 / i8a > 2", "i32a = 0 OR 7 / i32a > 1"));
+                "i8a <> 0 AND 100 / i8a > 2", "i32a = 0 OR 7 / i32a > 1",
+                // FLOAT/DOUBLE against DECIMAL orders by Double.compare: -0.0 below a zero decimal, NaN above all
+                "d10a > f64a * 0", "d10a <= f64a * 0", "d38z >= f32a * 0", "f64a < 1.5", "f32b >= -0.0",
+                "f64b <= 0.1", "d38a < f64a * 0 + 1e300"));
         assertParity("num", e);
     }
 
@@ -223,7 +228,8 @@ class FunctionParityTest {
     @Test
     void strings() {
         List<String> e = new ArrayList<>(List.of(
-                "UPPER(s1)", "UPPER(s2)", "CHAR_LENGTH(s1)", "CHARACTER_LENGTH(s2)", "SUBSTRING(s1, n1)",
+                "UPPER(s1)", "UPPER(s2)", "LOWER(s1)", "LOWER(s2)", "LOWER(CONCAT(s1, 'Σ'))",
+                "CHAR_LENGTH(s1)", "CHARACTER_LENGTH(s2)", "SUBSTRING(s1, n1)",
                 "SUBSTRING(s1, n1, n2)", "SUBSTRING(s1 FROM 2 FOR 3)", "SUBSTRING(s1, -2)", "SUBSTR(s2, n2, n1)",
                 "TRIM(s1)", "TRIM(BOTH 'a' FROM s1)", "TRIM(LEADING ' ' FROM s1)", "TRIM(TRAILING 'é😀' FROM s1)",
                 "LTRIM(s1)", "RTRIM(s2)", "LTRIM(s1, 'a 😀')", "RTRIM(s1, 'a😀')", "CONCAT(s1, s2)", "s1 || s2", "CONCAT(s1, s2, s1)", "CONCAT(s1, '\u0000')",
@@ -233,6 +239,18 @@ class FunctionParityTest {
                 "s1 IS DISTINCT FROM s2", "s1 IS NOT DISTINCT FROM s2", "s1 IS NULL",
                 "CASE WHEN s1 LIKE 'a%' THEN s1 ELSE s2 END", "COALESCE(s1, s2, '-')"));
         assertParity("str", e);
+    }
+
+    /**
+     * UPPER and LOWER on every code point, every assigned one in the contexts that decide Java's
+     * final sigma (String.toLowerCase asks the JDK's word BreakIterator), and random strings of
+     * word-break traps ({@link CaseMappingRows}), in both string forms.
+     */
+    @Test
+    void caseMapping() {
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS cm (id BIGINT NOT NULL, s STRING, b STRING) "
+                + TestRowsFactory.register(CaseMappingRows.rows()));
+        assertParity("cm", List.of("LOWER(s)", "UPPER(s)", "LOWER(b)", "UPPER(b)"));
     }
 
     /**

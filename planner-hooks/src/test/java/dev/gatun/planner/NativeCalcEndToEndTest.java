@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
+import dev.gatun.planner.testing.TestRowsFactory;
 import dev.gatun.planner.testing.TestTables;
 import java.util.List;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,5 +87,24 @@ class NativeCalcEndToEndTest {
                 ExceptionUtils.stringifyException(stock));
         String message = ExceptionUtils.stringifyException(nativeFailure);
         assertTrue(message.contains("/ by zero") && message.contains("EXPR$1"), message);
+    }
+
+    /**
+     * A NUL inside a value the native message quotes used to end the message (it crosses as a C
+     * string): the native side writes it as U+2400, so the whole message arrives.
+     */
+    @Test
+    void aNulInsideTheQuotedValueKeepsTheWholeMessage() {
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS nul_text (id BIGINT NOT NULL, s STRING) "
+                + TestRowsFactory.register(List.of(GenericRowData.of(1L, StringData.fromString("12\u0000tail")))));
+        String sql = "SELECT id, CAST(s AS INT) FROM nul_text";
+        assertTrue(q.explain(sql).contains("NativeCalc("));
+        Exception stock = assertThrows(Exception.class, () -> q.run(sql, false));
+        Exception nativeFailure = assertThrows(Exception.class, () -> q.run(sql, true));
+        assertTrue(ExceptionUtils.stringifyException(stock).contains("12\u0000tail"),
+                ExceptionUtils.stringifyException(stock));
+        String message = ExceptionUtils.stringifyException(nativeFailure);
+        assertTrue(message.contains("NumberFormatException") && message.contains("12\u2400tail")
+                && message.contains("EXPR$1"), message);
     }
 }

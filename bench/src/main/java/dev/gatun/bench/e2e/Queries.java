@@ -20,7 +20,7 @@ public final class Queries {
                     NEVER_SLOWER, "never slower than stock"),
             new Query("strings", "string functions on channel and url", "bid",
                     "SELECT auction, UPPER(channel) AS channel_upper, SUBSTRING(url, 25, 16) AS url_part,"
-                            + " CONCAT(channel, '|', SUBSTRING(url, 9, 15)) AS tag,"
+                            + " CONCAT(LOWER(channel), '|', SUBSTRING(url, 9, 15)) AS tag,"
                             + " REPLACE(url, 'https://www.nexmark.com/', '/') AS path,"
                             + " url LIKE '%channel_id=1%' AS channel_one, channel LIKE 'chan-%' AS other_channel"
                             + " FROM bid",

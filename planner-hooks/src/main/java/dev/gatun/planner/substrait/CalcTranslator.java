@@ -40,6 +40,7 @@ import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.types.logical.BooleanType;
 import org.apache.flink.table.types.logical.CharType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -196,8 +197,8 @@ public final class CalcTranslator {
     private Typed byName(RexCall c, String fn, LogicalType type) {
         return switch (fn) {
             case "CHAR_LENGTH", "CHARACTER_LENGTH" -> strings(c, "gatun_flink_char_length", type, 1);
-            case "UPPER" -> strings(c, "gatun_flink_upper", type, 1);
-            case "LOWER" -> strings(c, "gatun_flink_lower", type, 1);
+            case "UPPER" -> caseMapping(c, "gatun_flink_upper", type, false);
+            case "LOWER" -> caseMapping(c, "gatun_flink_lower", type, true);
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
@@ -234,7 +235,12 @@ public final class CalcTranslator {
     }
 
     private Typed comparison(RexCall c, SqlKind kind, LogicalType type) {
-        Typed[] ops = common(c, translate(c.getOperands().get(0)), translate(c.getOperands().get(1)));
+        Typed a = translate(c.getOperands().get(0));
+        Typed b = translate(c.getOperands().get(1));
+        if ((isFloat(a.type) && isDecimal(b.type)) || (isDecimal(a.type) && isFloat(b.type))) {
+            return floatWithDecimal(c, kind, a, b, type);
+        }
+        Typed[] ops = common(c, a, b);
         String name = switch (kind) {
             case EQUALS -> "equal";
             case NOT_EQUALS -> "not_equal";
@@ -258,6 +264,30 @@ public final class CalcTranslator {
         return new Typed(fn(name, type, ops[0].expr, ops[1].expr), type);
     }
 
+    /**
+     * FLOAT/DOUBLE against DECIMAL: Flink's generated code calls DecimalDataUtils.compare(DecimalData,
+     * double), which is Double.compare(doubleValue(decimal), x): a total order (every NaN equal and
+     * above +Infinity, -0.0 below 0.0), unlike the Java-primitive comparisons of two floats. Natively:
+     * the decimal through gatun_flink_cast to DOUBLE (doubleValue), the float widened, then
+     * gatun_flink_double_compare(x, y) compared with 0.
+     */
+    private Typed floatWithDecimal(RexCall c, SqlKind kind, Typed a, Typed b, LogicalType type) {
+        String name = switch (kind) {
+            case EQUALS -> "equal";
+            case NOT_EQUALS -> "not_equal";
+            case LESS_THAN -> "lt";
+            case LESS_THAN_OR_EQUAL -> "lte";
+            case GREATER_THAN -> "gt";
+            case GREATER_THAN_OR_EQUAL -> "gte";
+            default -> throw refused(c, "compares a floating-point value with a DECIMAL; not admitted natively");
+        };
+        Typed x = implicit(c, a, new DoubleType(a.type.isNullable()));
+        Typed y = implicit(c, b, new DoubleType(b.type.isNullable()));
+        IntType order = new IntType(a.type.isNullable() || b.type.isNullable());
+        Expression compared = fn("gatun_flink_double_compare", order, x.expr, y.expr);
+        return new Typed(fn(name, type, compared, Literals.int32(0)), type);
+    }
+
     private static boolean orderable(LogicalType t) {
         return switch (t.getTypeRoot()) {
             case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, CHAR, VARCHAR, DATE, TIME_WITHOUT_TIME_ZONE,
@@ -273,13 +303,6 @@ public final class CalcTranslator {
             return new Typed[] {a, b};
         }
         LogicalType target = null;
-        if ((isFloat(a.type) && isDecimal(b.type)) || (isDecimal(a.type) && isFloat(b.type))) {
-            // DecimalDataUtils.compare(DecimalData, double) is Double.compare on the decimal's double
-            // value: a total order (NaN above every number, -0.0 below 0.0) that no admitted
-            // function implements; Java-primitive comparisons would differ on NaN and -0.0
-            throw refused(c, "compares a floating-point value with a DECIMAL, which Flink does with"
-                    + " Double.compare (NaN above every number, -0.0 below 0.0); not admitted natively");
-        }
         if (isNumeric(a.type) && isNumeric(b.type)) {
             target = commonNumeric(a.type, b.type);
         } else if (Kinds.timestampUnit(a.type) > 0 && a.type.getTypeRoot() == b.type.getTypeRoot()) {
@@ -507,6 +530,14 @@ public final class CalcTranslator {
     // ---- strings ----
 
     /** A Gatun string function whose operands are all strings. */
+    private Typed caseMapping(RexCall c, String name, LogicalType type, boolean lower) {
+        String unsupported = JavaCaseMapping.unsupportedReason(lower);
+        if (unsupported != null) {
+            throw refused(c, unsupported);
+        }
+        return strings(c, name, type, 1);
+    }
+
     private Typed strings(RexCall c, String name, LogicalType type, int arity) {
         List<RexNode> ops = c.getOperands();
         if (ops.size() != arity) {

@@ -31,6 +31,10 @@ final class Literals {
                 .setNull(SubstraitTypes.of(type.copy(true))).setNullable(true)).build();
     }
 
+    static Expression int32(int value) {
+        return Expression.newBuilder().setLiteral(Literal.newBuilder().setI32(value)).build();
+    }
+
     static Expression string(String value) {
         return Expression.newBuilder().setLiteral(Literal.newBuilder().setString(value)).build();
     }

@@ -100,6 +100,8 @@ class GoldenPlansTest {
                 c("compare_integers", "SELECT id, i = 3, i <> 3, i < 3, i <= 3, i > 3, i >= 3 FROM g"),
                 c("compare_doubles", "SELECT id, d = 1.5E0, d <> 0.0E0, d < 2.0E0, d <= 1.5E0, d > 0.0E0,"
                         + " d >= 0.0E0 FROM g"),
+                // FLOAT/DOUBLE against DECIMAL orders by Double.compare (gatun_flink_double_compare)
+                c("compare_double_decimal", "SELECT id, d > amt, amt <= f, d < 1.5, f >= -0.0 FROM g"),
                 c("compare_others", "SELECT id, s = 'apple', s < 'b', amt > 1.5, ts3 >= TIMESTAMP '2020-01-01 00:00:00',"
                         + " dy < DATE '2000-01-01' FROM g"),
                 c("arith_integers", "SELECT id, i + 1, big - 5, small * tiny, i / 7, big % 5, MOD(i, 3), -i,"
@@ -113,6 +115,8 @@ class GoldenPlansTest {
                 c("guarded_filter", "SELECT id FROM g WHERE i <> 0 AND 100 / i > 2"),
                 c("strings", "SELECT id, UPPER(s), CHAR_LENGTH(s), s || '!', CONCAT(s, '-', ch),"
                         + " SUBSTRING(s, 2), SUBSTRING(s, 2, 3), POSITION('a' IN s), REPLACE(s, 'a', 'AA') FROM g"),
+                // the final sigma follows Java's word boundaries: 'ΌΣΟΣ007abc' lowers to 'όσοσ007abc'
+                c("lower", "SELECT id, LOWER(s), LOWER(CONCAT(s, 'ΑΣ')), LOWER(CONCAT('ΌΣΟΣ007', s)) FROM g"),
                 c("trim", "SELECT id, TRIM(s), TRIM(LEADING 'x' FROM s), TRIM(TRAILING 'x' FROM s) FROM g"),
                 c("like", "SELECT id, s LIKE '%a%', s LIKE 'a!_%' ESCAPE '!', s NOT LIKE '_b%' FROM g"),
                 c("casts", "SELECT id, CAST(i AS BIGINT), CAST(i AS DOUBLE), CAST(d AS INT), CAST(amt AS INT),"

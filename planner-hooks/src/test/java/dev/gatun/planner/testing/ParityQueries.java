@@ -110,15 +110,16 @@ public final class ParityQueries {
 
     /**
      * DOUBLE against DECIMAL: Flink types DOUBLE op DECIMAL as DOUBLE (the decimal is converted
-     * with BigDecimal.doubleValue) and compares them as doubles.
+     * with DecimalDataUtils.doubleValue); = and <> compare the converted decimal as Java doubles,
+     * < <= > >= keep the mixed operands and order by Double.compare (NaN above all, -0.0 below 0).
      */
     static List<Query> doubleDecimal() {
         return List.of(
                 n("SELECT id, d + de, d * de, de / d, d - dbig FROM ty"),
                 n("SELECT id, de = d, de <> f, d = dbig FROM ty"),
-                stock("Double.compare", "SELECT id, d > de, d <= dbig FROM ty"),
-                stock("Double.compare", "SELECT id, d < 1.5, f > 0.25 FROM ty"),
-                stock("Double.compare", "SELECT id, f <= -0.0, d >= -0.0 FROM ty"),
+                n("SELECT id, d > de, d <= dbig FROM ty"),
+                n("SELECT id, d < 1.5, f > 0.25 FROM ty"),
+                n("SELECT id, f <= -0.0, d >= -0.0, de < f, dbig >= d FROM ty"),
                 n("SELECT id, f + de, de * f, f - 0.5 FROM ty"),
                 n("SELECT id, CAST(de AS DOUBLE) + d, CAST(d AS DECIMAL(20, 4)) FROM ty WHERE d = d AND ABS(d) < 1e6"),
                 n("SELECT id, d * 0.908 + de FROM ty WHERE d = de OR de <> 0"),
@@ -166,8 +167,8 @@ public final class ParityQueries {
 
     static List<Query> strings() {
         return List.of(
-                n("SELECT id, UPPER(s), CHAR_LENGTH(s), CHARACTER_LENGTH(vc) FROM ty"),
-                n("SELECT id, UPPER(ch), UPPER(vc), CHAR_LENGTH(ch), ch || 'x' FROM ty"),
+                n("SELECT id, UPPER(s), LOWER(s), CHAR_LENGTH(s), CHARACTER_LENGTH(vc) FROM ty"),
+                n("SELECT id, UPPER(ch), LOWER(vc), CHAR_LENGTH(ch), ch || 'x' FROM ty"),
                 n("SELECT id, SUBSTRING(s, 2), SUBSTRING(s, 2, 3), SUBSTRING(s, -2, 5), SUBSTR(s, 0),"
                         + " SUBSTRING(s FROM 3 FOR 2), SUBSTRING(s, 1, 0) FROM ty"),
                 n("SELECT id, SUBSTRING(s, ti), SUBSTRING(s, 2, si), SUBSTRING(vc, -100, 200) FROM ty"),
@@ -184,8 +185,8 @@ public final class ParityQueries {
                 n("SELECT id FROM ty WHERE s LIKE '%a%' OR s LIKE '_b%' OR s LIKE '%😀%'"),
                 n("SELECT id, s NOT LIKE '%e%', s LIKE 'a\\%b%' ESCAPE '\\', s LIKE '%\\_c%' ESCAPE '\\' FROM ty"),
                 n("SELECT id, s LIKE 'nul%', vc LIKE '', s LIKE '%' FROM ty"),
-                n("SELECT id, UPPER(s) = 'STRASSE', UPPER(s) = 'ΟΔΟΣ ΣΑΣ', CHAR_LENGTH(s) > 5 FROM ty"),
-                n("SELECT id, s, UPPER(SUBSTRING(s, 1, 3)) || SUBSTRING(s, 4) FROM ty WHERE CHAR_LENGTH(s) > 3"),
+                n("SELECT id, UPPER(s) = 'STRASSE', UPPER(s) = 'ΟΔΟΣ ΣΑΣ', LOWER(s) = 'οδος σας', CHAR_LENGTH(s) > 5 FROM ty"),
+                n("SELECT id, s, UPPER(SUBSTRING(s, 1, 3)) || LOWER(SUBSTRING(s, 4)) FROM ty WHERE CHAR_LENGTH(s) > 3"),
                 n("SELECT id, CASE WHEN i < 0 THEN 'small' WHEN i < 100000 THEN 'medium' ELSE 'large' END,"
                         + " CHAR_LENGTH(vc) FROM ty WHERE s LIKE '%e%'"),
                 stock("has no native translation", "SELECT id, MD5(s) FROM ty"),
@@ -250,7 +251,7 @@ public final class ParityQueries {
                         + " CAST(amount AS INT) FROM t"),
                 n("SELECT id, CAST(a AS STRING), CAST(d AS STRING), CAST(amount AS STRING) FROM t"),
                 n("SELECT id, TRY_CAST(s AS INT), CAST(a AS DECIMAL(12, 3)), CAST(amount AS DOUBLE) FROM t"),
-                n("SELECT id, UPPER(s), CHAR_LENGTH(s), s || '!' FROM t"),
+                n("SELECT id, UPPER(s), LOWER(s), CHAR_LENGTH(s), s || '!' FROM t"),
                 n("SELECT id, t.r.x * 2, t.r.z.v, t.r.z.w FROM t WHERE t.r.z.w > 30"),
                 n("SELECT id, r, a + 1 FROM t WHERE id > 100"),
                 n("SELECT COUNT(*) FROM t WHERE a > 0"));
