@@ -241,16 +241,7 @@ public final class CalcTranslator {
             return floatWithDecimal(c, kind, a, b, type);
         }
         Typed[] ops = common(c, a, b);
-        String name = switch (kind) {
-            case EQUALS -> "equal";
-            case NOT_EQUALS -> "not_equal";
-            case LESS_THAN -> "lt";
-            case LESS_THAN_OR_EQUAL -> "lte";
-            case GREATER_THAN -> "gt";
-            case GREATER_THAN_OR_EQUAL -> "gte";
-            case IS_DISTINCT_FROM -> "is_distinct_from";
-            default -> "is_not_distinct_from";
-        };
+        String name = comparisonName(kind);
         LogicalType t = ops[0].type;
         if (isFloat(t)) {
             // Arrow orders floats totally; Flink compares them as Java primitives
@@ -264,6 +255,20 @@ public final class CalcTranslator {
         return new Typed(fn(name, type, ops[0].expr, ops[1].expr), type);
     }
 
+    /** The Substrait name of a comparison (= <> < <= > >= IS [NOT] DISTINCT FROM). */
+    private static String comparisonName(SqlKind kind) {
+        return switch (kind) {
+            case EQUALS -> "equal";
+            case NOT_EQUALS -> "not_equal";
+            case LESS_THAN -> "lt";
+            case LESS_THAN_OR_EQUAL -> "lte";
+            case GREATER_THAN -> "gt";
+            case GREATER_THAN_OR_EQUAL -> "gte";
+            case IS_DISTINCT_FROM -> "is_distinct_from";
+            default -> "is_not_distinct_from";
+        };
+    }
+
     /**
      * FLOAT/DOUBLE against DECIMAL: Flink's generated code calls DecimalDataUtils.compare(DecimalData,
      * double), which is Double.compare(doubleValue(decimal), x): a total order (every NaN equal and
@@ -272,15 +277,10 @@ public final class CalcTranslator {
      * gatun_flink_double_compare(x, y) compared with 0.
      */
     private Typed floatWithDecimal(RexCall c, SqlKind kind, Typed a, Typed b, LogicalType type) {
-        String name = switch (kind) {
-            case EQUALS -> "equal";
-            case NOT_EQUALS -> "not_equal";
-            case LESS_THAN -> "lt";
-            case LESS_THAN_OR_EQUAL -> "lte";
-            case GREATER_THAN -> "gt";
-            case GREATER_THAN_OR_EQUAL -> "gte";
-            default -> throw refused(c, "compares a floating-point value with a DECIMAL; not admitted natively");
-        };
+        String name = comparisonName(kind);
+        if (name.startsWith("is_")) {
+            throw refused(c, "compares a floating-point value with a DECIMAL; not admitted natively");
+        }
         Typed x = implicit(c, a, new DoubleType(a.type.isNullable()));
         Typed y = implicit(c, b, new DoubleType(b.type.isNullable()));
         IntType order = new IntType(a.type.isNullable() || b.type.isNullable());
