@@ -2,6 +2,7 @@ package dev.gatun.bench.arrowjava;
 
 import dev.gatun.ffm.GatunNative;
 import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -54,21 +55,10 @@ public final class ArrowJavaCrossing implements AutoCloseable {
      * holds the imported buffers until its next {@code clear()} or the next roundtrip.
      */
     public VectorSchemaRoot roundtrip(VectorSchemaRoot root) {
-        ArrowArray out = ArrowArray.allocateNew(allocator);
-        try {
-            Data.exportVectorSchemaRoot(allocator, root, null, in);
-            GatunNative.roundtrip(schemaSegment, inSegment, outSchemaSegment,
-                    segment(out.memoryAddress(), ARROW_ARRAY_SIZE));
+        return cross(root, out -> {
+            GatunNative.roundtrip(schemaSegment, inSegment, outSchemaSegment, out);
             outSchema.release(); // gatun_roundtrip exports the schema on every call; it crossed already
-            Data.importIntoVectorSchemaRoot(allocator, out, target, null); // releases and closes `out`
-            out = null;
-            return target;
-        } finally {
-            if (out != null) {
-                out.release();
-                out.close();
-            }
-        }
+        });
     }
 
     /**
@@ -76,10 +66,15 @@ public final class ArrowJavaCrossing implements AutoCloseable {
      * call) and back; the returned root is reused as in {@link #roundtrip}.
      */
     public VectorSchemaRoot passthrough(VectorSchemaRoot root) {
+        return cross(root, out -> GatunNative.passthrough(passthrough, inSegment, out));
+    }
+
+    /** Exports {@code root}, lets {@code call} fill the output array, imports it into the reused root. */
+    private VectorSchemaRoot cross(VectorSchemaRoot root, Consumer<MemorySegment> call) {
         ArrowArray out = ArrowArray.allocateNew(allocator);
         try {
             Data.exportVectorSchemaRoot(allocator, root, null, in);
-            GatunNative.passthrough(passthrough, inSegment, segment(out.memoryAddress(), ARROW_ARRAY_SIZE));
+            call.accept(segment(out.memoryAddress(), ARROW_ARRAY_SIZE));
             Data.importIntoVectorSchemaRoot(allocator, out, target, null); // releases and closes `out`
             out = null;
             return target;

@@ -21,6 +21,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.flink.table.data.RowData;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -250,21 +251,19 @@ public class CrossingBench {
     @Benchmark
     @OperationsPerInvocation(POOL)
     public int arrowJavaJniPassthrough() {
-        int rows = 0;
-        for (int i = 0; i < POOL; i++) {
-            VectorSchemaRoot back = crossing.passthrough(sources[i]);
-            rows += back.getRowCount();
-            back.clear(); // releases the imported buffers: Rust's release, then the export's release
-        }
-        return rows;
+        return crossPool(crossing::passthrough);
     }
 
     @Benchmark
     @OperationsPerInvocation(POOL)
     public int arrowJavaJni() {
+        return crossPool(crossing::roundtrip);
+    }
+
+    private int crossPool(UnaryOperator<VectorSchemaRoot> cross) {
         int rows = 0;
         for (int i = 0; i < POOL; i++) {
-            VectorSchemaRoot back = crossing.roundtrip(sources[i]);
+            VectorSchemaRoot back = cross.apply(sources[i]);
             rows += back.getRowCount();
             back.clear(); // releases the imported buffers: Rust's release, then the export's release
         }
