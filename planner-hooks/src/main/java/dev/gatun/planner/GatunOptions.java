@@ -52,4 +52,11 @@ public final class GatunOptions {
             .booleanType()
             .defaultValue(false)
             .withDescription("Map TIMESTAMP(7..9) to Arrow nanoseconds (years 1677-2262 only; values outside fail).");
+
+    public static final ConfigOption<Boolean> ENTRY_BORROWING = key("gatun.entry.borrowing")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("With pipeline.object-reuse=false, let a native island's chained input skip Flink's"
+                    + " per-record copy (the entry transpose copies what it reads). false keeps Flink's copy"
+                    + " (benchmarks).");
 }

@@ -1,5 +1,7 @@
 package dev.gatun.planner.nodes;
 
+import dev.gatun.planner.GatunOptions;
+import dev.gatun.planner.runtime.BorrowedInput;
 import dev.gatun.planner.runtime.NativeCalcOperator;
 import java.util.Collections;
 import java.util.List;
@@ -91,6 +93,9 @@ public final class StreamExecNativeCalc extends StreamExecCalc {
         }
         ExecEdge inputEdge = getInputEdges().get(0);
         Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
+        if (config.get(GatunOptions.ENTRY_BORROWING)) {
+            input = BorrowedInput.over(input);
+        }
         // the same transformation as StreamExecCalc's (metadata, parallelism, chaining) with the
         // native operator inside: operator IDs and chains equal stock Flink's, also after legacy sources
         return ExecNodeUtil.createOneInputTransformation(
