@@ -4,6 +4,7 @@ import dev.gatun.ffm.GatunLibrary;
 import dev.gatun.ffm.NativeAccessException;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import org.apache.flink.configuration.ReadableConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

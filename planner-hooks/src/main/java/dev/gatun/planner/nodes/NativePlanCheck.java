@@ -4,6 +4,7 @@ import dev.gatun.arrow.calc.NativeCalc;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.ffm.NativeException;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.transpose.entry.BatchWriter;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.gatun.planner.nodes;
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.runtime.BorrowedInput;
 import dev.gatun.planner.runtime.NativeCalcOperator;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;

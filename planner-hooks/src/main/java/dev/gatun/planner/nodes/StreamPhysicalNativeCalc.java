@@ -1,5 +1,6 @@
 package dev.gatun.planner.nodes;
 
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.List;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;

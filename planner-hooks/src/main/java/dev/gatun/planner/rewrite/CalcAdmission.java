@@ -2,10 +2,11 @@ package dev.gatun.planner.rewrite;
 
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
-import dev.gatun.planner.nodes.NativeCalcSpec;
 import dev.gatun.planner.nodes.NativePlanCheck;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.substrait.CalcTranslator;
 import dev.gatun.planner.substrait.NotAdmittedException;
+import dev.gatun.planner.substrait.ReadPaths;
 import dev.gatun.transpose.types.TypeMapping;
 import dev.gatun.transpose.types.TypeMappingException;
 import java.util.ArrayList;

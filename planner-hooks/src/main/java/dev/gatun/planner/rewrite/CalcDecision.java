@@ -1,6 +1,6 @@
 package dev.gatun.planner.rewrite;
 
-import dev.gatun.planner.nodes.NativeCalcSpec;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 
 /**
  * What the planner decided for one Calc: native (with its spec) or stock (with the reason).

@@ -1,6 +1,7 @@
 package dev.gatun.planner.rewrite;
 
 import dev.gatun.planner.GatunOptions;
+import dev.gatun.planner.substrait.ReadPaths;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

@@ -8,7 +8,6 @@ import static dev.gatun.planner.substrait.Kinds.isNumeric;
 import static dev.gatun.planner.substrait.Kinds.isString;
 import static dev.gatun.planner.substrait.Kinds.sameArrow;
 
-import dev.gatun.planner.rewrite.ReadPaths;
 import dev.gatun.transpose.types.TypeMapping;
 import dev.gatun.transpose.types.TypeMappingException;
 import io.substrait.proto.Expression;

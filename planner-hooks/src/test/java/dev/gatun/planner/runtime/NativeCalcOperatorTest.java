@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.testing.LeakCheckExtension;
-import dev.gatun.planner.nodes.NativeCalcSpec;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.testing.RuntimeJobs;
 import dev.gatun.planner.testing.TestRowsFactory;
 import java.util.ArrayList;

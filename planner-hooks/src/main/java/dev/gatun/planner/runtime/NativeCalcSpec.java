@@ -1,4 +1,4 @@
-package dev.gatun.planner.nodes;
+package dev.gatun.planner.runtime;
 
 import java.io.Serializable;
 import java.util.Arrays;

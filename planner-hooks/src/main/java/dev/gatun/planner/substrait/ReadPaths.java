@@ -1,4 +1,4 @@
-package dev.gatun.planner.rewrite;
+package dev.gatun.planner.substrait;
 
 import java.util.ArrayList;
 import java.util.Arrays;
