@@ -20,6 +20,7 @@ final class BlackholeSink implements Sink<RowData> {
 
     @Override
     public SinkWriter<RowData> createWriter(WriterInitContext context) {
+        Checksums.putObjectReuse(key, context.isObjectReuseEnabled());
         return new Writer(RowHasher.of(type), key);
     }
 

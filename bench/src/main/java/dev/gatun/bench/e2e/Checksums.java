@@ -20,6 +20,7 @@ public final class Checksums {
 
     private static final ConcurrentHashMap<String, Checksum> BY_KEY = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, Long> TASK_CPU_NANOS = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Boolean> OBJECT_REUSE = new ConcurrentHashMap<>();
 
     private Checksums() {}
 
@@ -33,6 +34,16 @@ public final class Checksums {
      */
     static void addTaskCpu(String key, long nanos) {
         TASK_CPU_NANOS.merge(key, nanos, Long::sum);
+    }
+
+    /** Whether object reuse was on in the job of the sink that opened under {@code key}, as its writer context says. */
+    static void putObjectReuse(String key, boolean enabled) {
+        OBJECT_REUSE.put(key, enabled);
+    }
+
+    /** Removes and returns what a sink under {@code key} saw of object reuse; null when no sink opened. */
+    public static Boolean takeObjectReuse(String key) {
+        return OBJECT_REUSE.remove(key);
     }
 
     /** Removes and returns the task-thread CPU nanos recorded under {@code key}; -1 when none. */

@@ -11,9 +11,12 @@ import java.util.Optional;
 
 /**
  * {@code bin/gatun bench e2e [--rows N] [--warmups W] [--trials T] [--queries all|id,id]
- * [--parallelism P] [--row-format generic|binary] [--seed S] [--engines stock,gatun] [--out DIR] [--plans DIR]}:
- * the end-to-end comparison, written to {@code DIR/e2e-trials.csv}, {@code e2e-summary.md} and
- * the PNG charts. Exits non-zero when runs of a query disagree.
+ * [--parallelism P] [--row-format generic|binary] [--seed S] [--engines stock,gatun] [--reuse off,on]
+ * [--out DIR] [--plans DIR]}: the end-to-end comparison, written to {@code DIR/e2e-trials.csv},
+ * {@code e2e-summary.md} and the PNG charts. {@code --reuse} lists the {@code pipeline.object-reuse}
+ * settings to run every query under (default both, off first). {@code --rows} counts input rows:
+ * events for the Nexmark queries. Exits non-zero when runs of a query disagree (across engines
+ * and settings) or a job ran with the wrong object reuse.
  */
 public final class E2eMain {
     private E2eMain() {}
@@ -26,6 +29,7 @@ public final class E2eMain {
         int parallelism = 1;
         String queries = "all";
         List<String> engineNames = List.of("stock", "gatun");
+        List<Boolean> reuse = List.of(false, true);
         RowFormat rowFormat = RowFormat.GENERIC;
         Path out = Path.of("../docs/bench");
         Path plans = Path.of("target/e2e-plans");
@@ -46,6 +50,8 @@ public final class E2eMain {
                 case "--out" -> out = Path.of(value);
                 case "--plans" -> plans = Path.of(value);
                 case "--engines" -> engineNames = List.of(value.split(",")); // e.g. gatun alone, under a profiler
+                case "--reuse" -> reuse = java.util.Arrays.stream(value.split(",")).map(Trial::parseReuse).distinct()
+                        .toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see E2eMain's javadoc)");
             }
             if (!args[i].equals("--out")) {
@@ -74,7 +80,7 @@ public final class E2eMain {
         System.out.println("Command: " + command);
 
         E2eRunner runner = new E2eRunner(new E2eRunner.Settings(rows, seed, warmups, trials, parallelism, rowFormat,
-                plans), engines);
+                reuse, plans), engines);
         List<Trial> all = new ArrayList<>();
         Files.createDirectories(out);
         for (Query query : selected) {
@@ -83,7 +89,8 @@ public final class E2eMain {
             E2eReport.writeCsv(all, out.resolve(E2eReport.CSV)); // keep what finished if a later query fails
         }
         E2eReport.writeSummary(all, selected, command,
-                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), runner.notNative(), out);
+                unavailable.map(u -> "Gatun unavailable in this run: " + u).orElse(null), runner.notNative(),
+                runner.defaults(), out);
         System.out.println("wrote " + out.toAbsolutePath().normalize().resolve(E2eReport.CSV)
                 + ", e2e-summary.md and charts; plans in " + plans.toAbsolutePath().normalize());
         if (!runner.problems().isEmpty()) {

@@ -1,12 +1,14 @@
 package dev.gatun.bench.e2e;
 
 import dev.gatun.bench.rows.RowFormat;
-import dev.gatun.bench.rows.Shapes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -14,22 +16,45 @@ import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.utils.DataTypeUtils;
 
 /**
- * Runs each query on every available engine in one sequence: warmups, then trials whose engine
- * order alternates (stock first on even trials, Gatun first on odd ones). Every run is a fresh
- * {@link TableEnvironment} and job on an embedded MiniCluster; the timing is Flink's net job
- * runtime. Results of all runs of a query must agree (rows and checksum).
+ * Runs each query on every available engine under each object-reuse setting: per setting,
+ * warmups, then trials whose engine order alternates (stock first on even trials, Gatun first on
+ * odd ones). Every run is a fresh {@link TableEnvironment} and job on an embedded MiniCluster;
+ * the timing is Flink's net job runtime. Results of all runs of a query, across engines and
+ * settings, must agree (rows and checksum), and every job must have run with the object reuse
+ * it was given.
  */
 public final class E2eRunner {
-    /** What to run. */
+    /** Flink's switch, set per job in the table config. */
+    static final String OBJECT_REUSE = "pipeline.object-reuse";
+
+    /** What to run; {@code objectReuse} lists the settings in run order. */
     public record Settings(long rows, long seed, int warmups, int trials, int parallelism, RowFormat rowFormat,
-                           Path plansDir) {}
+                           List<Boolean> objectReuse, Path plansDir) {
+        public Settings {
+            objectReuse = List.copyOf(objectReuse);
+            if (objectReuse.isEmpty()) {
+                throw new IllegalArgumentException("no object-reuse setting to run");
+            }
+        }
+
+        /** Both settings, Flink's default (off) first. */
+        public Settings(long rows, long seed, int warmups, int trials, int parallelism, RowFormat rowFormat,
+                        Path plansDir) {
+            this(rows, seed, warmups, trials, parallelism, rowFormat, List.of(false, true), plansDir);
+        }
+    }
 
     private final Settings settings;
     private final List<EngineConfigurer> engines;
     private final List<String> problems = new ArrayList<>();
-    private final java.util.Map<String, String> notNative = new java.util.LinkedHashMap<>();
+    private final Map<String, String> notNative = new LinkedHashMap<>();
+    private final Map<String, String> defaults = new LinkedHashMap<>();
 
     public E2eRunner(Settings settings, List<EngineConfigurer> engines) {
         this.settings = settings;
@@ -37,11 +62,19 @@ public final class E2eRunner {
     }
 
     /**
-     * Queries whose Gatun plan had no native island (query id → Gatun's decision lines): their
-     * "Gatun" figures are stock Flink under the Gatun planner, and the summary says so.
+     * Queries whose forced Gatun plan kept a Calc on Flink (query id → Gatun's decision): their
+     * "Gatun" figures are (partly) stock Flink under the Gatun planner, and the summary says so.
      */
-    public java.util.Map<String, String> notNative() {
+    public Map<String, String> notNative() {
         return notNative;
+    }
+
+    /**
+     * What Gatun decides for each query without {@code gatun.native.force} (query id →
+     * {@code native}, {@code stock (reason)} or {@code partly native (...)}), planned once per query.
+     */
+    public Map<String, String> defaults() {
+        return defaults;
     }
 
     /** Disagreements between runs, empty when all agreed. */
@@ -50,76 +83,128 @@ public final class E2eRunner {
     }
 
     public List<Trial> run(Query query) throws Exception {
-        List<Trial> out = new ArrayList<>();
-        for (int w = 0; w < settings.warmups(); w++) {
-            for (EngineConfigurer engine : engines) {
-                out.add(runOnce(query, engine, "warmup", w));
+        for (EngineConfigurer engine : engines) {
+            if (engine.canForceNative()) {
+                planWithoutForce(query, engine);
             }
         }
-        for (int t = 0; t < settings.trials(); t++) {
-            List<EngineConfigurer> order = new ArrayList<>(engines);
-            if (t % 2 == 1) {
-                java.util.Collections.reverse(order);
+        List<Trial> out = new ArrayList<>();
+        for (boolean reuse : settings.objectReuse()) {
+            for (int w = 0; w < settings.warmups(); w++) {
+                for (EngineConfigurer engine : engines) {
+                    out.add(runOnce(query, engine, reuse, "warmup", w));
+                }
             }
-            for (EngineConfigurer engine : order) {
-                out.add(runOnce(query, engine, "trial", t));
+            for (int t = 0; t < settings.trials(); t++) {
+                List<EngineConfigurer> order = new ArrayList<>(engines);
+                if (t % 2 == 1) {
+                    Collections.reverse(order);
+                }
+                for (EngineConfigurer engine : order) {
+                    out.add(runOnce(query, engine, reuse, "trial", t));
+                }
             }
         }
         Trial first = out.get(0);
         for (Trial trial : out) {
             if (trial.resultRows() != first.resultRows() || !trial.checksum().equals(first.checksum())) {
-                problems.add(query.id() + ": " + trial.engine() + " " + trial.phase() + " " + trial.index() + " gave "
-                        + trial.resultRows() + " rows / " + trial.checksum() + ", but " + first.engine() + " "
-                        + first.phase() + " " + first.index() + " gave " + first.resultRows() + " / " + first.checksum());
+                problems.add(query.id() + ": " + describe(trial) + " gave " + trial.resultRows() + " rows / "
+                        + trial.checksum() + ", but " + describe(first) + " gave " + first.resultRows() + " / "
+                        + first.checksum());
             }
         }
         return out;
+    }
+
+    private static String describe(Trial t) {
+        return t.engine() + " (object reuse " + t.reuseLabel() + ") " + t.phase() + " " + t.index();
     }
 
     private String firstPhase() {
         return settings.warmups() > 0 ? "warmup" : "trial";
     }
 
-    private Trial runOnce(Query query, EngineConfigurer engine, String phase, int index)
-            throws ExecutionException, InterruptedException, IOException {
+    /** A fresh environment with the query's tables and views and a blackhole sink under {@code key}. */
+    private TableEnvironment prepare(Query query, EngineConfigurer engine, boolean force, boolean reuse, String key) {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", Integer.toString(settings.parallelism()));
+        tEnv.getConfig().set(OBJECT_REUSE, Boolean.toString(reuse));
         engine.configure(tEnv);
-        engine.forceNative(tEnv);
-        tEnv.executeSql(NexmarkSourceFactory.createTableDdl(query.kind(), Shapes.byName(query.kind()),
-                settings.rows(), settings.seed(), settings.rowFormat()));
-        String key = query.id() + "/" + engine.name() + "/" + phase + "/" + index;
+        if (force) {
+            engine.forceNative(tEnv);
+        }
+        for (String statement : query.ddl().statements(settings.rows(), settings.seed(), settings.rowFormat())) {
+            tEnv.executeSql(statement);
+        }
         tEnv.createTemporaryTable("sink", TableDescriptor.forConnector(BlackholeSinkFactory.IDENTIFIER)
-                .schema(Schema.newBuilder().fromResolvedSchema(tEnv.sqlQuery(query.sql()).getResolvedSchema()).build())
+                .schema(sinkSchema(tEnv.sqlQuery(query.sql()).getResolvedSchema()))
                 .option(BlackholeSinkFactory.KEY, key)
                 .build());
+        return tEnv;
+    }
+
+    /** The query's columns as plain types: a time attribute (Nexmark's {@code dateTime}) is written as its timestamp. */
+    static Schema sinkSchema(ResolvedSchema query) {
+        Schema.Builder schema = Schema.newBuilder();
+        for (Column column : query.getColumns()) {
+            DataType type = DataTypeUtils.removeTimeAttribute(column.getDataType());
+            schema.column(column.getName(), type);
+        }
+        return schema.build();
+    }
+
+    /** Plans the query on {@code engine} without the force switch: the decision Gatun would take by default. */
+    private void planWithoutForce(Query query, EngineConfigurer engine) throws IOException {
+        TableEnvironment tEnv = prepare(query, engine, false, settings.objectReuse().get(0), "default-plan");
+        String plan = engine.explain(tEnv, "INSERT INTO sink " + query.sql());
+        String decision = "default: " + PlanDecisions.of(plan).summary();
+        defaults.put(query.id(), decision);
+        if (settings.plansDir() != null) {
+            Files.createDirectories(settings.plansDir());
+            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + "-default.txt"),
+                    decision + "\n(planned without gatun.native.force)\n\n" + plan);
+        }
+        System.out.println("  " + query.id() + " " + engine.name() + " " + decision);
+    }
+
+    private Trial runOnce(Query query, EngineConfigurer engine, boolean reuse, String phase, int index)
+            throws ExecutionException, InterruptedException, IOException {
+        String key = query.id() + "/" + engine.name() + "/reuse-" + Trial.reuseLabel(reuse) + "/" + phase + "/" + index;
+        TableEnvironment tEnv = prepare(query, engine, true, reuse, key);
         String insert = "INSERT INTO sink " + query.sql();
         if (index == 0 && phase.equals(firstPhase()) && settings.plansDir() != null) {
             String plan = engine.explain(tEnv, insert);
             Files.createDirectories(settings.plansDir());
-            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + ".txt"), plan);
-            if (!engine.name().equals("stock") && !engine.runsNative(plan)) {
-                String why = plan.contains("== Gatun ==") ? plan.substring(plan.indexOf("== Gatun ==") + 11).strip() : "";
+            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + "-reuse-"
+                    + Trial.reuseLabel(reuse) + ".txt"), plan);
+            PlanDecisions decisions = PlanDecisions.of(plan);
+            if (engine.canForceNative() && !decisions.allNative() && !notNative.containsKey(query.id())) {
+                String why = decisions.querySummary();
                 notNative.put(query.id(), why);
-                System.out.println("  NOTE: " + query.id() + " has no native island on " + engine.name() + ": " + why);
+                System.out.println("  NOTE: " + query.id() + " is not all native on " + engine.name() + ": " + why);
             }
         }
         Checksums.take(key);
         Checksums.takeTaskCpuNanos(key);
+        Checksums.takeObjectReuse(key);
         long start = System.nanoTime();
         TableResult result = tEnv.executeSql(insert);
         JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
         long cpuNanos = Checksums.takeTaskCpuNanos(key);
+        Boolean sawReuse = Checksums.takeObjectReuse(key);
+        if (sawReuse == null || sawReuse != reuse) {
+            problems.add(query.id() + ": " + engine.name() + " " + phase + " " + index + " was to run with "
+                    + OBJECT_REUSE + "=" + reuse + " but its sink saw " + sawReuse);
+        }
         Trial trial = new Trial(query.id(), engine.name(), phase, index, settings.rows(), job.getNetRuntime(),
-                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000);
+                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, reuse);
         System.out.printf(java.util.Locale.ROOT,
-                "  %-9s %-6s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms), %d result rows,"
-                        + " checksum %s%n",
-                query.id(), engine.name(), phase, index, trial.rowsPerSecond(), trial.netMillis(), wallMillis,
-                trial.taskCpuMillis(),
-                trial.resultRows(), trial.checksum());
+                "  %-9s %-6s reuse %-3s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms),"
+                        + " %d result rows, checksum %s%n",
+                query.id(), engine.name(), trial.reuseLabel(), phase, index, trial.rowsPerSecond(), trial.netMillis(),
+                wallMillis, trial.taskCpuMillis(), trial.resultRows(), trial.checksum());
         return trial;
     }
 }

@@ -17,6 +17,11 @@ public interface EngineConfigurer {
     /** For queries that measure the perimeter itself: send admitted Calcs native whatever the cost rule says. */
     default void forceNative(TableEnvironment tEnv) {}
 
+    /** Whether this engine has a force switch ({@link #forceNative}), i.e. whether a plan without it is worth recording. */
+    default boolean canForceNative() {
+        return false;
+    }
+
     /** Whether {@code plan} (from {@link #explain}) runs a native island; stock Flink never does. */
     default boolean runsNative(String plan) {
         return false;

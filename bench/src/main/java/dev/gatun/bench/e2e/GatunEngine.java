@@ -87,6 +87,11 @@ public final class GatunEngine implements EngineConfigurer {
     }
 
     @Override
+    public boolean canForceNative() {
+        return true;
+    }
+
+    @Override
     public boolean runsNative(String plan) {
         return plan.contains("NativeCalc(");
     }

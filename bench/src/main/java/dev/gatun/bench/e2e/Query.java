@@ -1,9 +1,44 @@
 package dev.gatun.bench.e2e;
 
+import dev.gatun.bench.nexmark.Nexmark;
+import dev.gatun.bench.nexmark.NexmarkEventSourceFactory;
+import dev.gatun.bench.rows.RowFormat;
+import dev.gatun.bench.rows.Shapes;
+import java.util.List;
+
 /**
- * One end-to-end query: a {@code SELECT} over the source table named after {@code kind}, and its
- * target as the lowest acceptable native/stock throughput ratio. The Gatun runs always set
- * {@code gatun.native.force}: the benchmark measures the native path itself, and its figures are
- * what the planner's cost rule ({@code CostRule.MEASURED}) decides with.
+ * One end-to-end query: a {@code SELECT} over what {@code ddl} creates (a table of {@code rows}
+ * input rows, and views over it), and its target as the lowest acceptable native/stock throughput
+ * ratio. The Gatun runs always set {@code gatun.native.force}: the benchmark measures the native
+ * path itself, and its figures are what the planner's cost rule ({@code CostRule.MEASURED})
+ * decides with.
+ *
+ * @param source what the query reads: a {@code gatun-nexmark} kind, or {@code nexmark} for the
+ *     Nexmark event stream and its views
  */
-public record Query(String id, String title, String kind, String sql, double minRatio, String target) {}
+public record Query(String id, String title, String source, Ddl ddl, String sql, double minRatio, String target) {
+    /** The source name of the queries over the Nexmark event stream. */
+    public static final String NEXMARK = "nexmark";
+
+    /** The statements that create what a query reads, for {@code rows} input rows (events, for Nexmark). */
+    @FunctionalInterface
+    public interface Ddl {
+        List<String> statements(long rows, long seed, RowFormat format);
+    }
+
+    /** A query over one flat table of {@code gatun-nexmark} kind {@code kind}, named after the kind. */
+    static Query flat(String id, String title, String kind, String sql, double minRatio, String target) {
+        return new Query(id, title, kind, (rows, seed, format) -> List.of(
+                NexmarkSourceFactory.createTableDdl(kind, Shapes.byName(kind), rows, seed, format)),
+                sql, minRatio, target);
+    }
+
+    /**
+     * A query of the Nexmark benchmark over its views ({@code person}, {@code auction}, {@code bid})
+     * of the wide event table; the seed does not apply (events are seeded by their id).
+     */
+    static Query nexmark(String id, String title, String sql, double minRatio, String target) {
+        return new Query(id, title, NEXMARK, (rows, seed, format) -> NexmarkEventSourceFactory.ddl(rows,
+                Nexmark.DEFAULT_EVENTS_PER_SECOND, format), sql, minRatio, target);
+    }
+}

@@ -15,7 +15,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /**
- * Hashes every field of a row through typed getters chosen once per row type. The hash depends
+ * Hashes every field of a row through typed getters chosen once per row type (nested ROW fields
+ * recursively, row kind included as for any row). The hash depends
  * only on the values (and the row kind), not on the row's class: a {@code GenericRowData}, a
  * {@code BinaryRowData} and a columnar view of the same values hash alike, so stock and native
  * results can be compared.
@@ -73,6 +74,12 @@ public final class RowHasher {
             }
             case TIMESTAMP_WITHOUT_TIME_ZONE -> timestamp(((TimestampType) type).getPrecision());
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> timestamp(((LocalZonedTimestampType) type).getPrecision());
+            case ROW -> {
+                RowType nested = (RowType) type;
+                RowHasher inner = of(nested);
+                int arity = nested.getFieldCount();
+                yield (row, pos) -> inner.hash(row.getRow(pos, arity));
+            }
             default -> throw new UnsupportedOperationException("the blackhole sink does not hash " + type);
         };
     }

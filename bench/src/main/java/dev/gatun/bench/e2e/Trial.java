@@ -2,16 +2,39 @@ package dev.gatun.bench.e2e;
 
 /**
  * One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job
- * runtime; {@code taskCpuMillis} is the CPU time of the chained task's thread (-1 if unknown).
+ * runtime; {@code taskCpuMillis} is the CPU time of the chained task's thread (-1 if unknown);
+ * {@code objectReuse} is the job's {@code pipeline.object-reuse}.
  */
 public record Trial(String query, String engine, String phase, int index, long rows, long netMillis,
-                    long wallMillis, long resultRows, String checksum, long taskCpuMillis) {
+                    long wallMillis, long resultRows, String checksum, long taskCpuMillis, boolean objectReuse) {
     public static final String CSV_HEADER =
-            "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,checksum,task_cpu_ms";
+            "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,checksum,task_cpu_ms,object_reuse";
 
     public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
                  long resultRows, String checksum) {
-        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, -1);
+        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, -1, false);
+    }
+
+    public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
+                 long resultRows, String checksum, long taskCpuMillis) {
+        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, taskCpuMillis, false);
+    }
+
+    /** {@code on} or {@code off}, as the CSV and {@code --reuse} spell it. */
+    public static String reuseLabel(boolean objectReuse) {
+        return objectReuse ? "on" : "off";
+    }
+
+    public static boolean parseReuse(String label) {
+        return switch (label.trim()) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new IllegalArgumentException("object reuse is 'on' or 'off', not '" + label + "'");
+        };
+    }
+
+    public String reuseLabel() {
+        return reuseLabel(objectReuse);
     }
 
     public double rowsPerSecond() {
@@ -25,12 +48,15 @@ public record Trial(String query, String engine, String phase, int index, long r
     public String csv() {
         return String.join(",", query, engine, phase, Integer.toString(index), Long.toString(rows),
                 Long.toString(netMillis), Long.toString(wallMillis), String.format(java.util.Locale.ROOT, "%.1f",
-                        rowsPerSecond()), Long.toString(resultRows), checksum, Long.toString(taskCpuMillis));
+                        rowsPerSecond()), Long.toString(resultRows), checksum, Long.toString(taskCpuMillis),
+                reuseLabel());
     }
 
+    /** A CSV line; files written before the {@code task_cpu_ms} or {@code object_reuse} columns read as -1 and off. */
     public static Trial parse(String line) {
         String[] f = line.split(",");
         return new Trial(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
-                Long.parseLong(f[6]), Long.parseLong(f[8]), f[9], f.length > 10 ? Long.parseLong(f[10]) : -1);
+                Long.parseLong(f[6]), Long.parseLong(f[8]), f[9], f.length > 10 ? Long.parseLong(f[10]) : -1,
+                f.length > 11 && parseReuse(f[11]));
     }
 }

@@ -13,9 +13,9 @@ import java.util.Map;
 
 /**
  * The end-to-end outputs: every run as CSV ({@code e2e-trials.csv}), a markdown summary with
- * median and range of rows/s per engine, the native/stock ratio and its target
- * ({@code e2e-summary.md}), and charts ({@code e2e-throughput.png}; {@code e2e-ratio.png} once
- * Gatun ran).
+ * median and range of rows/s per engine, the native/stock ratio and its target, one table per
+ * object-reuse setting ({@code e2e-summary.md}), and charts with one series per engine (or ratio)
+ * and setting ({@code e2e-throughput.png}; {@code e2e-ratio.png} once Gatun ran).
  */
 public final class E2eReport {
     public static final String CSV = "e2e-trials.csv";
@@ -38,18 +38,20 @@ public final class E2eReport {
     /** Writes the summary and charts next to {@code outDir/e2e-trials.csv}. */
     public static void writeSummary(List<Trial> trials, List<Query> queries, String command, String note,
                                     Path outDir) throws IOException {
-        writeSummary(trials, queries, command, note, Map.of(), outDir);
+        writeSummary(trials, queries, command, note, Map.of(), Map.of(), outDir);
     }
 
     /**
-     * As above; {@code notNative} maps the queries whose Gatun plan had no native island to
-     * Gatun's reason, and their status says so instead of met/missed.
+     * As above, one table per object-reuse setting found in {@code trials} (off first).
+     * {@code notNative} maps the queries whose forced Gatun plan kept a Calc on Flink to Gatun's
+     * decision, and their status says so instead of met/missed; {@code defaults} maps each query
+     * to what Gatun decides without {@code gatun.native.force}.
      */
     public static void writeSummary(List<Trial> trials, List<Query> queries, String command, String note,
-                                    Map<String, String> notNative, Path outDir) throws IOException {
+                                    Map<String, String> notNative, Map<String, String> defaults, Path outDir)
+            throws IOException {
         Charts.RangeBars throughput = new Charts.RangeBars();
         Charts.RangeBars ratios = new Charts.RangeBars();
-        Charts.RangeBars cpuRatios = ratios;
         boolean anyGatun = false;
         StringBuilder md = new StringBuilder();
         md.append("# End-to-end: stock Flink vs Gatun\n\n")
@@ -58,70 +60,89 @@ public final class E2eReport {
         if (note != null) {
             md.append("Note: ").append(note).append("  \n");
         }
-        md.append("\nRows/s from Flink's net job runtime; median (min–max) of the measured trials. Ratio = Gatun "
-                        + "median / stock median rows/s (> 1: Gatun faster); its range spans the per-pair ratios.\n\n")
+        md.append("\nRows/s from Flink's net job runtime (input rows: events for the Nexmark queries); median"
+                        + " (min–max) of the measured trials. Ratio = Gatun median / stock median rows/s (> 1: Gatun"
+                        + " faster); its range spans the per-pair ratios.\n\n")
                 .append("Task CPU: CPU time of the chained task's thread (source, Calc and sink), median ms per job;"
                         + " CPU ratio = stock CPU / Gatun CPU (> 1: Gatun cheaper), range over trial pairs. It does"
-                        + " not count time the thread waited for a core, so it holds on a loaded machine.\n\n")
-                .append("| query | rows | stock rows/s | Gatun rows/s | ratio | stock task CPU ms | Gatun task CPU ms"
-                        + " | CPU ratio | target | status |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|\n");
-        for (Query query : queries) {
-            Map<String, List<Trial>> byEngine = measured(trials, query.id());
-            List<Trial> stock = byEngine.getOrDefault(STOCK, List.of());
-            List<Trial> gatun = byEngine.getOrDefault(GATUN, List.of());
-            if (stock.isEmpty()) {
-                continue;
-            }
-            Stats s = rowsPerSecond(stock);
-            throughput.add(STOCK, query.id(), s);
-            String gatunCell = "unavailable";
-            String ratioCell = "—";
-            String stockCpu = cpuCell(stock);
-            String gatunCpu = "—";
-            String cpuRatio = "—";
-            String status = "pending (Gatun unavailable)";
-            if (!gatun.isEmpty()) {
-                anyGatun = true;
-                Stats g = rowsPerSecond(gatun);
-                throughput.add(GATUN, query.id(), g);
-                Stats pairs = pairRatios(stock, gatun);
-                double ratio = g.median() / s.median();
-                ratios.add("Gatun / stock rows/s", query.id(), new Stats(ratio, pairs.min(), pairs.max(), pairs.n()));
-                gatunCell = format(g);
-                gatunCpu = cpuCell(gatun);
-                Stats cpuPairs = cpuPairRatios(stock, gatun);
-                if (cpuPairs != null) {
-                    double cpu = cpuMedian(stock) / cpuMedian(gatun);
-                    cpuRatio = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", cpu, cpuPairs.min(), cpuPairs.max());
-                    cpuRatios.add("stock task CPU / Gatun task CPU", query.id(),
-                            new Stats(cpu, cpuPairs.min(), cpuPairs.max(), cpuPairs.n()));
+                        + " not count time the thread waited for a core, so it holds on a loaded machine.\n");
+        List<Boolean> settings = trials.stream().map(Trial::objectReuse).distinct().sorted().toList();
+        for (boolean reuse : settings) {
+            String label = Trial.reuseLabel(reuse);
+            md.append("\n## `pipeline.object-reuse=").append(reuse).append('`')
+                    .append(reuse ? "" : " (Flink's default, as the Nexmark benchmark runs)").append("\n\n")
+                    .append("| query | rows | stock rows/s | Gatun rows/s | ratio | stock task CPU ms | Gatun task CPU ms"
+                            + " | CPU ratio | target | status |\n")
+                    .append("|---|---|---|---|---|---|---|---|---|---|\n");
+            for (Query query : queries) {
+                Map<String, List<Trial>> byEngine = measured(trials, query.id(), reuse);
+                List<Trial> stock = byEngine.getOrDefault(STOCK, List.of());
+                List<Trial> gatun = byEngine.getOrDefault(GATUN, List.of());
+                if (stock.isEmpty()) {
+                    continue;
                 }
-                ratioCell = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", ratio, pairs.min(), pairs.max());
-                status = ratio >= query.minRatio() ? "met" : "**missed**";
-                if (notNative.containsKey(query.id())) {
-                    status = "not native: " + notNative.get(query.id()).lines().findFirst().orElse("")
-                            .replace("|", "/");
+                Stats s = rowsPerSecond(stock);
+                throughput.add(STOCK + ", reuse " + label, query.id(), s);
+                String gatunCell = "unavailable";
+                String ratioCell = "—";
+                String stockCpu = cpuCell(stock);
+                String gatunCpu = "—";
+                String cpuRatio = "—";
+                String status = "pending (Gatun unavailable)";
+                if (!gatun.isEmpty()) {
+                    anyGatun = true;
+                    Stats g = rowsPerSecond(gatun);
+                    throughput.add(GATUN + ", reuse " + label, query.id(), g);
+                    Stats pairs = pairRatios(stock, gatun);
+                    double ratio = g.median() / s.median();
+                    ratios.add("Gatun / stock rows/s, reuse " + label, query.id(),
+                            new Stats(ratio, pairs.min(), pairs.max(), pairs.n()));
+                    gatunCell = format(g);
+                    gatunCpu = cpuCell(gatun);
+                    Stats cpuPairs = cpuPairRatios(stock, gatun);
+                    if (cpuPairs != null) {
+                        double cpu = cpuMedian(stock) / cpuMedian(gatun);
+                        cpuRatio = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", cpu, cpuPairs.min(), cpuPairs.max());
+                        ratios.add("stock task CPU / Gatun task CPU, reuse " + label, query.id(),
+                                new Stats(cpu, cpuPairs.min(), cpuPairs.max(), cpuPairs.n()));
+                    }
+                    ratioCell = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", ratio, pairs.min(), pairs.max());
+                    status = ratio >= query.minRatio() ? "met" : "**missed**";
+                    if (notNative.containsKey(query.id())) {
+                        status = "not native: " + notNative.get(query.id()).lines().findFirst().orElse("")
+                                .replace("|", "/");
+                    }
+                }
+                md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        query.title(), stock.get(0).rows(), format(s), gatunCell, ratioCell, stockCpu, gatunCpu,
+                        cpuRatio, query.target(), status));
+            }
+        }
+        if (!defaults.isEmpty()) {
+            md.append("\n## Gatun without `gatun.native.force`\n\n")
+                    .append("The runs above force every admitted Calc native. What `Gatun.enable` alone (its cost"
+                            + " rule) would do with each query:\n\n");
+            for (Query query : queries) {
+                String decision = defaults.get(query.id());
+                if (decision != null) {
+                    md.append("- `").append(query.id()).append("`: ").append(decision).append('\n');
                 }
             }
-            md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                    query.title(), stock.get(0).rows(), format(s), gatunCell, ratioCell, stockCpu, gatunCpu, cpuRatio,
-                    query.target(), status));
         }
         Files.writeString(outDir.resolve("e2e-summary.md"), md);
-        Charts.rangeBars("End-to-end throughput (median, range)", "rows/s", throughput, null,
+        Charts.rangeBars("End-to-end throughput by object reuse (median, range)", "rows/s", throughput, null,
                 outDir.resolve("e2e-throughput.png"));
         if (anyGatun) {
-            Charts.rangeBars("Gatun vs stock: throughput ratio and task-CPU ratio (median, pair range; > 1: Gatun"
-                    + " better)", "ratio", ratios, 1.0,
+            Charts.rangeBars("Gatun vs stock by object reuse: throughput ratio and task-CPU ratio (median, pair range;"
+                    + " > 1: Gatun better)", "ratio", ratios, 1.0,
                     outDir.resolve("e2e-ratio.png"));
         }
     }
 
-    private static Map<String, List<Trial>> measured(List<Trial> trials, String query) {
+    private static Map<String, List<Trial>> measured(List<Trial> trials, String query, boolean reuse) {
         Map<String, List<Trial>> byEngine = new LinkedHashMap<>();
         for (Trial t : trials) {
-            if (t.query().equals(query) && t.measured()) {
+            if (t.query().equals(query) && t.measured() && t.objectReuse() == reuse) {
                 byEngine.computeIfAbsent(t.engine(), e -> new ArrayList<>()).add(t);
             }
         }

@@ -1,20 +1,42 @@
 package dev.gatun.bench.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatun.bench.nexmark.Nexmark;
+import dev.gatun.bench.nexmark.NexmarkEventSourceFactory;
+import dev.gatun.bench.nexmark.NexmarkGenerator;
 import dev.gatun.bench.rows.RowFormat;
+import dev.gatun.bench.rows.RowShape;
 import dev.gatun.bench.rows.Shapes;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The source and sink connectors in a real (tiny) Flink job; no timing. */
+/** The source and sink connectors in a real (tiny) Flink job, and every query on both engines; no timing. */
 class E2eJobTest {
     private static final long ROWS = 2000;
+    /** Nexmark events per job when the engines are compared: 200 epochs, q2's MOD(auction, 123) = 0 matches. */
+    private static final long EVENTS = 10_000;
+
+    /**
+     * The queries whose Calc stays on Flink even under {@code gatun.native.force}, until the
+     * native functions they need land: q21 needs REGEXP_EXTRACT and q22 SPLIT_INDEX (added on
+     * another branch). THE ONE LIST TO CHANGE: when a query turns native, remove it here; the test
+     * then requires it native, and fails while it is listed but native.
+     */
+    static final Set<String> EXPECTED_STOCK_UNDER_FORCE = Set.of("q21", "q22");
 
     private static Checksums.Checksum run(String sql, String key, RowFormat format) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
@@ -24,6 +46,7 @@ class E2eJobTest {
                 + ") WITH ('connector' = 'gatun-blackhole', 'key' = '" + key + "')");
         tEnv.executeSql("INSERT INTO sink " + sql).await();
         assertTrue(Checksums.takeTaskCpuNanos(key) > 0, "the sink records its task thread's CPU time");
+        assertEquals(Boolean.FALSE, Checksums.takeObjectReuse(key), "object reuse is off by default");
         return Checksums.take(key);
     }
 
@@ -40,22 +63,56 @@ class E2eJobTest {
     }
 
     @Test
+    void theNexmarkSinkSeesExactlyTheGeneratedEventsAtAnyParallelism() throws Exception {
+        RowHasher hasher = RowHasher.of(Nexmark.EVENT_TYPE);
+        NexmarkGenerator generator = new NexmarkGenerator(RowShape.BASE_MILLIS, Nexmark.DEFAULT_EVENTS_PER_SECOND);
+        long expected = 0;
+        for (long i = 0; i < ROWS; i++) {
+            expected += hasher.hash(generator.event(i));
+        }
+        for (String parallelism : List.of("1", "2")) {
+            for (RowFormat format : RowFormat.values()) {
+                String key = "events-" + parallelism + "-" + format;
+                TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+                tEnv.getConfig().set("parallelism.default", parallelism);
+                tEnv.executeSql(NexmarkEventSourceFactory.createTableDdl(ROWS, Nexmark.DEFAULT_EVENTS_PER_SECOND,
+                        format));
+                tEnv.executeSql("CREATE TEMPORARY TABLE sink (event_type INT, person "
+                        + Nexmark.PERSON_TYPE.asSerializableString() + ", auction "
+                        + Nexmark.AUCTION_TYPE.asSerializableString() + ", bid " + Nexmark.BID_TYPE.asSerializableString()
+                        + ") WITH ('connector' = 'gatun-blackhole', 'key' = '" + key + "')");
+                tEnv.executeSql("INSERT INTO sink SELECT event_type, person, auction, bid FROM datagen").await();
+                assertEquals(new Checksums.Checksum(ROWS, expected), Checksums.take(key), key);
+            }
+        }
+    }
+
+    @Test
     void aDeclaredSchemaThatDoesNotMatchTheKindIsRejected() {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.executeSql("CREATE TEMPORARY TABLE bad (auction BIGINT) WITH ('connector' = 'gatun-nexmark', 'kind' = 'bid')");
         ValidationException e = assertThrows(ValidationException.class, () -> tEnv.sqlQuery("SELECT * FROM bad").explain());
         assertTrue(rootMessage(e).contains("`channel` VARCHAR(2147483647)"), rootMessage(e));
+        tEnv.executeSql("CREATE TEMPORARY TABLE bad_events (event_type INT, bid ROW<auction BIGINT>)"
+                + " WITH ('connector' = 'gatun-nexmark-events')");
+        e = assertThrows(ValidationException.class, () -> tEnv.sqlQuery("SELECT * FROM bad_events").explain());
+        assertTrue(rootMessage(e).contains("Nexmark events are"), rootMessage(e));
     }
 
     @Test
     void everyQueryPlansOnItsSource() {
         for (Query q : Queries.ALL) {
             TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-            tEnv.executeSql(NexmarkSourceFactory.createTableDdl(q.kind(), Shapes.byName(q.kind()), 10, 1,
-                    RowFormat.GENERIC));
+            q.ddl().statements(10, 1, RowFormat.GENERIC).forEach(tEnv::executeSql);
             assertTrue(tEnv.sqlQuery(q.sql()).explain().contains("Calc"), q.id());
         }
-        assertEquals(List.of("q1", "q2"), Queries.select("q1,q2").stream().map(Query::id).toList());
+        assertEquals(List.of("q1", "q2", "flatq1"), Queries.select("q1,q2,flatq1").stream().map(Query::id).toList());
+        // the ratio tool matches q1 to ids ending in -q1 or _q1: no other query may end so
+        for (Query q : Queries.ALL) {
+            assertTrue(q.id().matches("q\\d+") || !q.id().matches(".*[-_]q\\d+"), q.id());
+        }
+        assertEquals(Set.of("q0", "q1", "q2", "q21", "q22"), Queries.ALL.stream()
+                .filter(q -> q.source().equals(Query.NEXMARK)).map(Query::id).collect(Collectors.toSet()));
     }
 
     @Test
@@ -66,12 +123,45 @@ class E2eJobTest {
             TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
             gatun.configure(tEnv);
             gatun.forceNative(tEnv);
-            tEnv.executeSql(NexmarkSourceFactory.createTableDdl(q.kind(), Shapes.byName(q.kind()), 10, 1,
-                    RowFormat.GENERIC));
+            q.ddl().statements(10, 1, RowFormat.GENERIC).forEach(tEnv::executeSql);
             String plan = gatun.explain(tEnv, q.sql());
-            assertTrue(gatun.runsNative(plan), q.id() + " has no native island:\n" + plan);
-            assertTrue(!EngineConfigurer.STOCK.runsNative(plan));
+            PlanDecisions decisions = PlanDecisions.of(plan);
+            if (EXPECTED_STOCK_UNDER_FORCE.contains(q.id())) {
+                assertFalse(decisions.allNative(), q.id() + " now runs natively: remove it from"
+                        + " EXPECTED_STOCK_UNDER_FORCE\n" + plan);
+                assertFalse(decisions.stockCalcs().isEmpty(), q.id() + "\n" + plan);
+            } else {
+                assertTrue(decisions.allNative(), q.id() + " is not all native:\n" + plan);
+            }
+            // the Nexmark table's computed dateTime is a Calc under the WatermarkAssigner: told apart from the query's
+            assertEquals(q.source().equals(Query.NEXMARK) ? 1 : 0, decisions.watermarkInputCalcs().size(),
+                    q.id() + "\n" + plan);
+            assertFalse(EngineConfigurer.STOCK.runsNative(plan));
         }
+    }
+
+    /**
+     * Every Nexmark query through the harness itself on a small stream: both engines, both
+     * object-reuse settings, equal results (the runner's check), and a recorded default decision.
+     */
+    @Test
+    void nexmarkQueriesAgreeAcrossEnginesAndObjectReuse(@TempDir Path plans) throws Exception {
+        List<Query> nexmark = Queries.ALL.stream().filter(q -> q.source().equals(Query.NEXMARK)).toList();
+        E2eRunner runner = new E2eRunner(new E2eRunner.Settings(EVENTS, 42, 0, 1, 1, RowFormat.GENERIC,
+                List.of(false, true), plans), List.of(EngineConfigurer.STOCK, new GatunEngine()));
+        for (Query q : nexmark) {
+            List<Trial> trials = runner.run(q);
+            assertEquals(4, trials.size(), q.id());
+            assertEquals(Set.of(false, true), trials.stream().map(Trial::objectReuse).collect(Collectors.toSet()));
+            assertTrue(trials.get(0).resultRows() > 0, q.id() + " produced no rows");
+            assertEquals(!EXPECTED_STOCK_UNDER_FORCE.contains(q.id()),
+                    Files.readString(plans.resolve(q.id() + "-gatun-reuse-on.txt")).contains("NativeCalc("), q.id());
+            assertNotNull(runner.defaults().get(q.id()), q.id());
+            assertTrue(Files.readString(plans.resolve(q.id() + "-gatun-default.txt")).startsWith("default: "));
+        }
+        assertEquals(List.of(), runner.problems());
+        Map<String, String> notNative = runner.notNative();
+        assertEquals(EXPECTED_STOCK_UNDER_FORCE, notNative.keySet(), notNative.toString());
     }
 
     private static String rootMessage(Throwable t) {

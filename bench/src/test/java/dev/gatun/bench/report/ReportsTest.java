@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,8 +50,43 @@ class ReportsTest {
                 + " never slower than stock | met |"), md);
         assertTrue(md.contains("| 0.83× (0.83–0.83) | — | — | — | ≤ 1.1× stock time | **missed** |"), md);
         assertTrue(md.contains("pending (Gatun unavailable)"), md);
+        assertTrue(md.contains("## `pipeline.object-reuse=false`"), md);
+        assertFalse(md.contains("## `pipeline.object-reuse=true`"), "no table for a setting that did not run");
         assertTrue(Files.size(dir.resolve("e2e-ratio.png")) > 1000);
         assertTrue(Files.size(dir.resolve("e2e-throughput.png")) > 1000);
+    }
+
+    @Test
+    void e2eSummaryHasOneTablePerObjectReuseSettingAndTheDefaultDecisions(@TempDir Path dir) throws Exception {
+        List<Trial> trials = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            for (boolean reuse : new boolean[] {false, true}) {
+                trials.add(new Trial("q0", "stock", "trial", i, 1_000_000, 1000, 1900, 10, "00ff", 900, reuse));
+                trials.add(new Trial("q0", "gatun", "trial", i, 1_000_000, reuse ? 500 : 2000, 1900, 10, "00ff", 900,
+                        reuse));
+            }
+        }
+        E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
+        assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
+        assertTrue(Files.readAllLines(dir.resolve(E2eReport.CSV)).get(0).endsWith(",object_reuse"));
+        E2eReport.writeSummary(trials, Queries.select("q0"), "bin/gatun bench e2e", null, Map.of(),
+                Map.of("q0", "default: stock (cost rule)"), dir);
+        String md = Files.readString(dir.resolve("e2e-summary.md"));
+        int off = md.indexOf("## `pipeline.object-reuse=false`");
+        int on = md.indexOf("## `pipeline.object-reuse=true`");
+        assertTrue(off >= 0 && on > off, md);
+        assertTrue(md.indexOf("| 0.50× (0.50–0.50) |") > off && md.indexOf("| 0.50× (0.50–0.50) |") < on, md);
+        assertTrue(md.indexOf("| 2.00× (2.00–2.00) |") > on, md);
+        assertTrue(md.contains("- `q0`: default: stock (cost rule)"), md);
+        assertTrue(Files.size(dir.resolve("e2e-ratio.png")) > 1000);
+    }
+
+    @Test
+    void oldTrialFilesReadAsObjectReuseOff() {
+        Trial t = Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7");
+        assertEquals(7, t.taskCpuMillis());
+        assertFalse(t.objectReuse());
+        assertTrue(Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on").objectReuse());
     }
 
     @Test

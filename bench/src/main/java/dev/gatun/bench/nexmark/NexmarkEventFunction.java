@@ -1,0 +1,41 @@
+package dev.gatun.bench.nexmark;
+
+import dev.gatun.bench.rows.RowFormat;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.table.data.RowData;
+
+/** Event {@code index} of the Nexmark stream, for {@code DataGeneratorSource}: the same events whatever the parallelism. */
+final class NexmarkEventFunction implements GeneratorFunction<Long, RowData> {
+    private static final long serialVersionUID = 1L;
+
+    private final long baseTime;
+    private final long eventsPerSecond;
+    private final RowFormat format;
+    private transient NexmarkGenerator generator;
+    private transient RowFormat.Converter converter;
+
+    NexmarkEventFunction(long baseTime, long eventsPerSecond, RowFormat format) {
+        this.baseTime = baseTime;
+        this.eventsPerSecond = eventsPerSecond;
+        this.format = format;
+    }
+
+    @Override
+    public void open(SourceReaderContext context) {
+        init();
+    }
+
+    private void init() {
+        generator = new NexmarkGenerator(baseTime, eventsPerSecond);
+        converter = format.converter(Nexmark.EVENT_TYPE);
+    }
+
+    @Override
+    public RowData map(Long index) {
+        if (generator == null) {
+            init();
+        }
+        return converter.convert(generator.event(index));
+    }
+}
