@@ -22,7 +22,7 @@ mod compare;
 mod decimal;
 mod java_case;
 mod java_fmt;
-pub mod java_regex;
+mod java_regex;
 mod java_word_break;
 mod like;
 mod parse;

@@ -31,10 +31,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Random-row parity of every admitted function and argument-type combination of
- * native/admission/functions.json: four tables of {@value #ROWS} random rows (edge values half the
+ * native/admission/functions.json: tables of {@value #ROWS} random rows (edge values half the
  * time, NULLs one in ten), a few queries each projecting many expressions, run once stock and once
- * with every Calc forced native (each query must be native as a whole); the whole results must be
- * equal, value for value. Inputs for which stock Flink raises cannot share a job with the others
+ * with every Calc forced native (each query must be native as a whole, and the native operator must
+ * read every row); the whole results must be equal, value for value. Inputs for which stock Flink raises cannot share a job with the others
  * (one raising row fails the whole job), so the tables leave them out and
  * {@link #raisingInputsRaiseNativelyToo} runs each alone, checking that native raises with stock's
  * message or exception class. Other exclusions are stated where they are made.

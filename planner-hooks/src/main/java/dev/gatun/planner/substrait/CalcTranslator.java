@@ -680,9 +680,8 @@ public final class CalcTranslator {
         Typed s = translate(ops.get(0));
         Typed separator = translate(ops.get(1));
         Typed index = translate(ops.get(2));
-        boolean intSeparator = isInteger(separator.type) && Kinds.intRank(separator.type) <= 3;
-        boolean intIndex = isInteger(index.type) && Kinds.intRank(index.type) <= 3;
-        if (!isString(s.type) || !(isString(separator.type) || intSeparator) || !intIndex) {
+        if (!isString(s.type) || !(isString(separator.type) || Kinds.isJavaInt(separator.type))
+                || !Kinds.isJavaInt(index.type)) {
             throw refused(c, "is not admitted natively (Flink's splitIndex takes a STRING or INT separator"
                     + " and an INT index)");
         }
