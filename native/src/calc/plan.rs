@@ -238,6 +238,9 @@ fn admit(name: String, expr: &Expr, schema: &DFSchema) -> GatunResult<Compiled> 
     };
     validate(expr, schema)
         .map_err(|why| GatunError::plan(format!("{}: {why}", describe(&name))))?;
+    // literal arguments some functions take once per plan (REGEXP_EXTRACT's pattern)
+    let expr = &udf::bind(expr.clone())
+        .map_err(|why| GatunError::plan(format!("{}: {why}", describe(&name))))?;
     let data_type = expr
         .get_type(schema)
         .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;

@@ -439,6 +439,7 @@ mod tests {
             arrays: &arrays,
             literal: &[false, literal],
             return_type: &DataType::Boolean,
+            state: None,
         })
     }
 
@@ -470,6 +471,7 @@ mod tests {
                 arrays,
                 literal: &[false, true, true],
                 return_type: &DataType::Boolean,
+                state: None,
             }
         }
         assert_eq!(super::like(&args(&arrays)).unwrap().null_count(), 2);

@@ -9,6 +9,10 @@
 //! - all-literal arguments are evaluated once, on one row, and give a scalar;
 //! - NULL handling is each kernel's own (most are NULL in, NULL out; CONCAT too).
 //!
+//! A function may also bind literal arguments once per plan ([`bind`], called when a plan is
+//! compiled): REGEXP_EXTRACT compiles its pattern there, and its kernel gets the result as
+//! [`Args::state`].
+//!
 //! `native/admission/functions.json` lists every function with its argument types and
 //! return-type rule; `tests/c_abi/udf_*.rs` test each one through the C ABI.
 
@@ -18,11 +22,14 @@ mod compare;
 mod decimal;
 mod java_case;
 mod java_fmt;
+mod java_regex;
 mod java_word_break;
 mod like;
 mod parse;
 #[cfg(test)]
 mod reference;
+mod regexp;
+mod split;
 mod string;
 mod temporal;
 #[cfg(test)]
@@ -37,11 +44,13 @@ use std::sync::{Arc, OnceLock};
 use arrow::array::{new_empty_array, ArrayRef};
 use arrow::datatypes::DataType;
 use arrow::error::ArrowError;
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{
     exec_datafusion_err, internal_err, plan_err, DataFusionError, Result, ScalarValue,
 };
+use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::{
-    ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, Expr, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
 };
 
 pub use java_fmt::{java_double_to_string, java_float_to_string};
@@ -52,6 +61,8 @@ pub struct Args<'a> {
     pub arrays: &'a [ArrayRef],
     pub literal: &'a [bool],
     pub return_type: &'a DataType,
+    /// What the function's binder made of the plan's literal arguments, if it has one.
+    pub state: Option<&'a (dyn Any + Send + Sync)>,
 }
 
 impl Args<'_> {
@@ -65,14 +76,22 @@ impl Args<'_> {
 pub type ReturnTypeFn = fn(&[DataType]) -> std::result::Result<DataType, String>;
 /// Kernel: evaluates the function over arrays of equal length.
 pub type KernelFn = fn(&Args) -> Result<ArrayRef>;
+/// Binder: the plan's argument expressions → a key naming the bound state (equal keys, equal
+/// states) and the state the kernel receives, or why the call is not admitted.
+pub type BindFn = fn(&[Expr]) -> std::result::Result<(String, BoundState), String>;
+/// State a binder made once per plan.
+pub type BoundState = Arc<dyn Any + Send + Sync>;
 
 /// A Flink-semantics scalar function.
+#[derive(Clone)]
 pub struct FlinkUdf {
     name: &'static str,
     signature: Signature,
     return_type: ReturnTypeFn,
     kernel: KernelFn,
     fallible: bool,
+    binder: Option<BindFn>,
+    bound: Option<(String, BoundState)>,
 }
 
 impl FlinkUdf {
@@ -89,7 +108,15 @@ impl FlinkUdf {
             return_type,
             kernel,
             fallible,
+            binder: None,
+            bound: None,
         }
+    }
+
+    /// The same function with a binder: every call in a plan must be bound ([`bind`]).
+    pub fn with_binder(mut self, binder: BindFn) -> Self {
+        self.binder = Some(binder);
+        self
     }
 }
 
@@ -99,10 +126,12 @@ impl fmt::Debug for FlinkUdf {
     }
 }
 
-// A function is identified by its name (names are unique in the registry).
+// A function is identified by its name (names are unique in the registry) and, once bound,
+// by its binding's key.
 impl PartialEq for FlinkUdf {
     fn eq(&self, other: &Self) -> bool {
         self.name == other.name
+            && self.bound.as_ref().map(|b| &b.0) == other.bound.as_ref().map(|b| &b.0)
     }
 }
 
@@ -111,6 +140,7 @@ impl Eq for FlinkUdf {}
 impl Hash for FlinkUdf {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.name.hash(state);
+        self.bound.as_ref().map(|b| &b.0).hash(state);
     }
 }
 
@@ -155,6 +185,7 @@ impl ScalarUDFImpl for FlinkUdf {
             arrays: &arrays,
             literal: &literal,
             return_type: &return_type,
+            state: self.bound.as_ref().map(|b| &*b.1 as &(dyn Any + Send + Sync)),
         })
         .map_err(|e| exec_datafusion_err!("{}: {}", self.name, kernel_message(e)))?;
         if out.len() != rows || out.data_type() != &return_type {
@@ -201,6 +232,8 @@ fn registry() -> &'static [(Arc<ScalarUDF>, bool)] {
         all.extend(arith::functions());
         all.extend(compare::functions());
         all.extend(string::functions());
+        all.extend(regexp::functions());
+        all.extend(split::functions());
         all.extend(like::functions());
         all.extend(cast::functions());
         all.extend(temporal::functions());
@@ -221,6 +254,37 @@ pub fn all() -> Vec<Arc<ScalarUDF>> {
 /// The names of all Gatun functions.
 pub fn names() -> Vec<&'static str> {
     registry().iter().map(|(f, _)| f.name()).collect()
+}
+
+/// Binds every call of a function with a binder in `expr` to its arguments (once per plan):
+/// the call's function is replaced by a copy holding the bound state. Fails with the binder's
+/// reason, naming the function.
+pub fn bind(expr: Expr) -> std::result::Result<Expr, String> {
+    expr.transform_up(|e| {
+        let Expr::ScalarFunction(call) = &e else {
+            return Ok(Transformed::no(e));
+        };
+        let Some(f) = call.func.inner().as_any().downcast_ref::<FlinkUdf>() else {
+            return Ok(Transformed::no(e));
+        };
+        let (Some(binder), None) = (f.binder, &f.bound) else {
+            return Ok(Transformed::no(e));
+        };
+        let bound = binder(&call.args)
+            .map_err(|why| DataFusionError::Plan(format!("{}: {why}", f.name)))?;
+        let mut g = f.clone();
+        g.bound = Some(bound);
+        let func = Arc::new(ScalarUDF::new_from_impl(g));
+        Ok(Transformed::yes(Expr::ScalarFunction(ScalarFunction::new_udf(
+            func,
+            call.args.clone(),
+        ))))
+    })
+    .map(|t| t.data)
+    .map_err(|e| match e {
+        DataFusionError::Plan(m) => m,
+        other => other.strip_backtrace(),
+    })
 }
 
 /// Whether the named Gatun function can never raise an error (unknown names: false).
@@ -258,4 +322,38 @@ pub(crate) fn is_integer(t: &DataType) -> bool {
 /// Whether `t` is FLOAT or DOUBLE.
 pub(crate) fn is_float(t: &DataType) -> bool {
     matches!(t, DataType::Float32 | DataType::Float64)
+}
+
+/// Row access to a TINYINT..BIGINT column as `i64`, typed once per batch.
+pub(crate) enum IntColumn<'a> {
+    I8(&'a arrow::array::Int8Array),
+    I16(&'a arrow::array::Int16Array),
+    I32(&'a arrow::array::Int32Array),
+    I64(&'a arrow::array::Int64Array),
+}
+
+impl<'a> IntColumn<'a> {
+    /// `None` unless `a` is TINYINT..BIGINT.
+    pub(crate) fn of(a: &'a ArrayRef) -> Option<Self> {
+        use arrow::array::AsArray;
+        use arrow::datatypes::{Int16Type, Int32Type, Int64Type, Int8Type};
+        Some(match a.data_type() {
+            DataType::Int8 => IntColumn::I8(a.as_primitive::<Int8Type>()),
+            DataType::Int16 => IntColumn::I16(a.as_primitive::<Int16Type>()),
+            DataType::Int32 => IntColumn::I32(a.as_primitive::<Int32Type>()),
+            DataType::Int64 => IntColumn::I64(a.as_primitive::<Int64Type>()),
+            _ => return None,
+        })
+    }
+
+    /// Row `i`, `None` when NULL.
+    pub(crate) fn get(&self, i: usize) -> Option<i64> {
+        use arrow::array::Array;
+        match self {
+            IntColumn::I8(a) => a.is_valid(i).then(|| i64::from(a.value(i))),
+            IntColumn::I16(a) => a.is_valid(i).then(|| i64::from(a.value(i))),
+            IntColumn::I32(a) => a.is_valid(i).then(|| i64::from(a.value(i))),
+            IntColumn::I64(a) => a.is_valid(i).then(|| a.value(i)),
+        }
+    }
 }

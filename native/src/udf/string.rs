@@ -440,6 +440,7 @@ mod tests {
             arrays,
             literal: &literal,
             return_type: &DataType::Utf8,
+            state: None,
         });
         t.unwrap()
     }

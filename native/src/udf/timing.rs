@@ -12,7 +12,7 @@ use arrow::datatypes::DataType;
 
 use super::decimal::{self, DecOp, DecType};
 use super::reference;
-use super::{like, string, Args};
+use super::{like, regexp, split, string, Args};
 
 const ROWS: usize = 4096;
 const REPS: usize = 41;
@@ -49,6 +49,7 @@ fn time_kernel(
         arrays,
         literal,
         return_type: &DataType::Null,
+        state: None,
     };
     let (expected, actual) = (old(&args).unwrap(), new(&args).unwrap());
     assert_eq!(&expected, &actual, "{name}");
@@ -152,5 +153,76 @@ fn udf_timing() {
             }
         });
         report(name, before, after);
+    }
+}
+
+/// Nexmark-like URLs (q21/q22): three path segments, a query, a `channel_id` on four in five.
+fn nexmark_urls() -> ArrayRef {
+    let url: StringArray = (0..ROWS)
+        .map(|i| {
+            let base = format!(
+                "https://www.nexmark.com/{}_{}/{}_{}/klm/item.htm?query=1",
+                ["abc", "mno", "xyz"][i % 3],
+                ["de", "fg"][i % 2],
+                ["fgh", "pq"][i % 2],
+                ["ij", "rs", "tu"][i % 3]
+            );
+            Some(if i % 5 == 0 {
+                base
+            } else {
+                format!("{base}&channel_id={}", i * 7919 % 10_000_000)
+            })
+        })
+        .collect();
+    Arc::new(url)
+}
+
+/// REGEXP_EXTRACT and SPLIT_INDEX have no previous kernel: the median µs per 4096-row batch
+/// and ns per row (compare with Flink's per-row cost, docs/native.md).
+#[test]
+#[ignore = "timing harness, run by hand"]
+fn regexp_split_timing() {
+    let url = nexmark_urls();
+    let rows = ROWS as f64;
+    let literal = |n| vec![false, true, true][..n].to_vec();
+    let pattern: ArrayRef = Arc::new(StringArray::from(vec!["(&|^)channel_id=([^&]*)"; ROWS]));
+    let state = regexp::bound("(&|^)channel_id=([^&]*)");
+    let flags = literal(3);
+    for index in [2, 0] {
+        let idx: ArrayRef = Arc::new(arrow::array::Int32Array::from(vec![index; ROWS]));
+        let arrays = [url.clone(), pattern.clone(), idx];
+        let args = Args {
+            arrays: &arrays,
+            literal: &flags,
+            return_type: &DataType::Utf8,
+            state: Some(&*state),
+        };
+        let us = median_us(|| {
+            black_box(regexp::regexp_extract(&args).unwrap());
+        });
+        println!(
+            "{:<44} {us:>9.1} µs  {:>6.1} ns/row",
+            format!("REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', {index})"),
+            us * 1000.0 / rows
+        );
+    }
+    for index in [3, 5] {
+        let sep: ArrayRef = Arc::new(StringArray::from(vec!["/"; ROWS]));
+        let idx: ArrayRef = Arc::new(arrow::array::Int32Array::from(vec![index; ROWS]));
+        let arrays = [url.clone(), sep, idx];
+        let args = Args {
+            arrays: &arrays,
+            literal: &flags,
+            return_type: &DataType::Utf8,
+            state: None,
+        };
+        let us = median_us(|| {
+            black_box(split::split_index(&args).unwrap());
+        });
+        println!(
+            "{:<44} {us:>9.1} µs  {:>6.1} ns/row",
+            format!("SPLIT_INDEX(url, '/', {index})"),
+            us * 1000.0 / rows
+        );
     }
 }

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, Int32Array, StringArray};
+use arrow::array::{
+    Array, ArrayRef, AsArray, Int16Array, Int32Array, Int64Array, Int8Array, StringArray,
+};
 use arrow::datatypes::Int32Type;
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::Expr;
@@ -384,5 +386,304 @@ fn string_functions_reject_other_types() {
         eval_retyped(call("gatun_flink_upper", vec![col("i")]), &written, &input),
         GATUN_ERR_PLAN,
         &["gatun_flink_upper(Int32)"],
+    );
+}
+
+/// A typed NULL string literal.
+fn null_str() -> Expr {
+    lit(ScalarValue::Utf8(None))
+}
+
+#[test]
+fn regexp_extract_follows_java_find_and_group() {
+    let url = "https://www.nexmark.com/abc_de/fgh_ij/klm/item.htm?query=1&channel_id=1234567";
+    let hay = [
+        Some(url),
+        Some("channel_id=99&x=1"),
+        Some("https://www.nexmark.com/a/b/c/item.htm?query=1"),
+        Some(""),
+        None,
+        Some("a😀c&channel_id=é😀&"),
+    ];
+    let input = batch(vec![
+        ("s", s(&hay)),
+        (
+            "i",
+            Arc::new(Int64Array::from(vec![
+                Some(2),
+                Some(1),
+                Some(0),
+                Some(0),
+                Some(2),
+                Some(4_294_967_298), // (int) 4294967298 = 2, as Flink's long overload casts
+            ])) as ArrayRef,
+        ),
+        (
+            "t",
+            Arc::new(Int8Array::from(vec![
+                Some(3),
+                Some(-1),
+                None,
+                Some(0),
+                Some(1),
+                Some(2),
+            ])) as ArrayRef,
+        ),
+    ]);
+    let p = "(&|^)channel_id=([^&]*)";
+    let extract =
+        |args: Vec<Expr>| strs(&eval(call("gatun_flink_regexp_extract", args), &input).unwrap());
+    assert_eq!(
+        extract(vec![col("s"), str_lit(p), lit(2i32)]),
+        owned(&[Some("1234567"), Some("99"), None, None, None, Some("é😀")])
+    );
+    assert_eq!(
+        extract(vec![col("s"), str_lit(p)]),
+        owned(&[
+            Some("&channel_id=1234567"),
+            Some("channel_id=99"),
+            None,
+            None,
+            None,
+            Some("&channel_id=é😀"),
+        ])
+    );
+    // the whole match without a `channel_id=` at a boundary: group 1 did not take part
+    assert_eq!(
+        extract(vec![col("s"), str_lit("(&|^)channel_id=|(.)😀"), lit(1i16)]),
+        owned(&[Some("&"), Some(""), None, None, None, None])
+    );
+    assert_eq!(
+        extract(vec![col("s"), str_lit(p), col("i")]),
+        owned(&[Some("1234567"), Some(""), None, None, None, Some("é😀")])
+    );
+    // index out of range (3 > 2 groups, -1) and NULL index → NULL
+    assert_eq!(
+        extract(vec![col("s"), str_lit(p), col("t")]),
+        owned(&[None, None, None, None, None, Some("é😀")])
+    );
+    // a NULL pattern gives NULL everywhere (the planner's translation of a pattern Java rejects)
+    assert_eq!(
+        extract(vec![col("s"), null_str(), lit(0i32)]),
+        owned(&[None; 6])
+    );
+    // all literals: one row, a scalar
+    let one = eval_lit(call(
+        "gatun_flink_regexp_extract",
+        vec![str_lit("k=v; k2=w"), str_lit(r"k2=(\w+)"), lit(1i32)],
+    ))
+    .unwrap();
+    assert_eq!(strs(&one), owned(&[Some("w")]));
+}
+
+#[test]
+fn regexp_extract_matches_java_dollar_dot_and_classes() {
+    let input = batch(vec![(
+        "s",
+        s(&[
+            Some("ab\n"),
+            Some("ab\r\n"),
+            Some("ab\u{2028}"),
+            Some("ab\n\n"),
+            Some("a\rb"),
+            Some("x1 _Z\u{85}é"),
+        ]),
+    )]);
+    let extract = |p: &str, g: i32| {
+        strs(
+            &eval(
+                call(
+                    "gatun_flink_regexp_extract",
+                    vec![col("s"), str_lit(p), lit(g)],
+                ),
+                &input,
+            )
+            .unwrap(),
+        )
+    };
+    // Java's `$` also matches before one final line terminator (not inside "\r\n")
+    assert_eq!(
+        extract("(b)$", 0),
+        owned(&[Some("b"), Some("b"), Some("b"), None, Some("b"), None])
+    );
+    assert_eq!(
+        extract(r"(\w+)\r?$", 1),
+        owned(&[Some("ab"), Some("ab"), Some("ab"), None, Some("b"), None])
+    );
+    // `.` stops at \n \r U+0085 U+2028 U+2029; \d \w \s are ASCII
+    assert_eq!(
+        extract("a.*", 0),
+        owned(&[
+            Some("ab"),
+            Some("ab"),
+            Some("ab"),
+            Some("ab"),
+            Some("a"),
+            None
+        ])
+    );
+    assert_eq!(
+        extract(r"\d\s\w+\W", 0),
+        owned(&[None, None, None, None, None, Some("1 _Z\u{85}")])
+    );
+    assert_eq!(
+        extract("[^\\n\\r]+?[é\\x{2028}]", 0),
+        owned(&[
+            None,
+            None,
+            Some("ab\u{2028}"),
+            None,
+            None,
+            Some("x1 _Z\u{85}é")
+        ])
+    );
+}
+
+#[test]
+fn regexp_extract_refuses_unsupported_and_computed_patterns() {
+    let input = batch(vec![("s", s(&[Some("aa")])), ("p", s(&[Some("a")]))]);
+    let plan_error = |p: Expr, needles: &[&str]| {
+        assert_fails(
+            eval(
+                call("gatun_flink_regexp_extract", vec![col("s"), p]),
+                &input,
+            ),
+            GATUN_ERR_PLAN,
+            needles,
+        )
+    };
+    plan_error(
+        str_lit(r"(a)\1"),
+        &[
+            "projection `out`",
+            "gatun_flink_regexp_extract: REGEXP_EXTRACT pattern uses a backreference, which Gatun does not run natively",
+        ],
+    );
+    plan_error(str_lit("(?<=a)a"), &["uses lookbehind"]);
+    plan_error(str_lit(r"\p{L}"), &["uses a Unicode property"]);
+    plan_error(str_lit("a$b"), &["followed by more of the pattern"]);
+    plan_error(
+        str_lit("("),
+        &["not a valid Java regular expression (Unclosed group"],
+    );
+    plan_error(col("p"), &["the pattern must be a literal"]);
+    assert_fails(
+        eval(
+            call(
+                "gatun_flink_regexp_extract",
+                vec![col("s"), str_lit("a"), str_lit("1")],
+            ),
+            &input,
+        ),
+        GATUN_ERR_PLAN,
+        &["gatun_flink_regexp_extract(Utf8, Utf8, Utf8)"],
+    );
+}
+
+#[test]
+fn split_index_splits_like_commons_lang() {
+    let url = "https://www.nexmark.com/abc_de/fgh_ij/klm/item.htm?query=1";
+    let input = batch(vec![
+        (
+            "s",
+            s(&[
+                Some(url),
+                Some("/a//b/"),
+                Some(""),
+                None,
+                Some("ab  c\u{3000}d\u{A0}e"),
+                Some("x-!-y"),
+            ]),
+        ),
+        (
+            "sep",
+            s(&[
+                Some("/"),
+                Some("/"),
+                Some("/"),
+                Some("/"),
+                Some(""),
+                Some("-!-"),
+            ]),
+        ),
+        (
+            "i",
+            Arc::new(Int32Array::from(vec![
+                Some(3),
+                Some(2),
+                Some(0),
+                Some(0),
+                Some(2),
+                Some(1),
+            ])) as ArrayRef,
+        ),
+        (
+            "c",
+            Arc::new(Int16Array::from(vec![
+                Some(47),
+                Some(47),
+                Some(0),
+                Some(300),
+                Some(32),
+                None,
+            ])) as ArrayRef,
+        ),
+    ]);
+    let split =
+        |args: Vec<Expr>| strs(&eval(call("gatun_flink_split_index", args), &input).unwrap());
+    assert_eq!(
+        split(vec![col("s"), col("sep"), col("i")]),
+        owned(&[Some("abc_de"), Some(""), None, None, Some("c"), Some("y")])
+    );
+    let slash = |i: i32| split(vec![col("s"), str_lit("/"), lit(i)]);
+    assert_eq!(
+        slash(4),
+        owned(&[Some("fgh_ij"), Some(""), None, None, None, None])
+    );
+    assert_eq!(
+        slash(5),
+        owned(&[Some("klm"), None, None, None, None, None])
+    );
+    assert_eq!(
+        slash(3),
+        owned(&[Some("abc_de"), Some("b"), None, None, None, None])
+    );
+    assert_eq!(slash(7), owned(&[None, None, None, None, None, None]));
+    assert_eq!(slash(-1), owned(&[None; 6]));
+    assert_eq!(
+        slash(0),
+        owned(&[
+            Some("https:"),
+            Some(""),
+            None,
+            None,
+            Some("ab  c\u{3000}d\u{A0}e"),
+            Some("x-!-y")
+        ])
+    );
+    // an empty separator splits at each Java whitespace character (U+00A0 is not one)
+    assert_eq!(
+        split(vec![col("s"), str_lit(""), lit(3i8)]),
+        owned(&[None, None, None, None, Some("d\u{A0}e"), None])
+    );
+    // a character code separator: 1..255, else NULL
+    assert_eq!(
+        split(vec![col("s"), col("c"), lit(1i32)]),
+        owned(&[Some(""), Some("a"), None, None, Some(""), None])
+    );
+    assert_eq!(
+        split(vec![col("s"), null_str(), lit(0i32)]),
+        owned(&[None; 6])
+    );
+    assert_fails(
+        eval(
+            call(
+                "gatun_flink_split_index",
+                vec![col("s"), str_lit("/"), lit(1i64)],
+            ),
+            &input,
+        ),
+        GATUN_ERR_PLAN,
+        &["gatun_flink_split_index(Utf8, Utf8, Int64)"],
     );
 }

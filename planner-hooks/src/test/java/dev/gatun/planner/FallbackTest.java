@@ -127,6 +127,30 @@ class FallbackTest {
         assertEquals(q.run(sql, false).size(), 100);
     }
 
+    /**
+     * A REGEXP_EXTRACT pattern outside the subset Gatun translates keeps the Calc on Flink, naming
+     * the construct (Rust's refusal at the planning-time compile); a computed pattern too.
+     */
+    @Test
+    void anUnsupportedRegexIsNamed() throws Exception {
+        String sql = "SELECT id, REGEXP_EXTRACT(s, '(?<=a)\\w+\\b', 0) FROM t";
+        String decision = gatunSection(sql);
+        assertTrue(decision.contains("stock (") && decision.contains(
+                "REGEXP_EXTRACT pattern uses lookbehind, which Gatun does not run natively"), decision);
+        assertEquals(q.run(sql, false), q.run(sql, true));
+        decision = gatunSection("SELECT id, REGEXP_EXTRACT(s, s) FROM t");
+        assertTrue(decision.contains("stock (REGEXP_EXTRACT(") && decision.contains("has a computed pattern"), decision);
+    }
+
+    /** Flink's generated code has no splitIndex overload for a BIGINT index: stock fails, and so Gatun stays stock. */
+    @Test
+    void splitIndexWithABigintIndexStaysStock() {
+        String sql = "SELECT id, SPLIT_INDEX(s, '/', id) FROM t";
+        String decision = gatunSection(sql);
+        assertTrue(decision.contains("stock (SPLIT_INDEX(") && decision.contains("an INT index"), decision);
+        org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> q.run(sql, false));
+    }
+
     @Test
     void anUnsupportedTypeIsNamed() {
         String decision = gatunSection("SELECT id, CAST(ts AS TIMESTAMP(9)) FROM t");

@@ -1,5 +1,6 @@
 package dev.gatun.planner;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
@@ -7,12 +8,15 @@ import dev.gatun.planner.testing.CaseMappingRows;
 import dev.gatun.planner.testing.ParityRuns;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.RandomRows;
+import dev.gatun.planner.testing.RegexPatterns;
 import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestRowsFactory;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableDescriptor;
@@ -20,16 +24,17 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Random-row parity of every admitted function and argument-type combination of
- * native/admission/functions.json: four tables of {@value #ROWS} random rows (edge values half the
+ * native/admission/functions.json: tables of {@value #ROWS} random rows (edge values half the
  * time, NULLs one in ten), a few queries each projecting many expressions, run once stock and once
- * with every Calc forced native (each query must be native as a whole); the whole results must be
- * equal, value for value. Inputs for which stock Flink raises cannot share a job with the others
+ * with every Calc forced native (each query must be native as a whole, and the native operator must
+ * read every row); the whole results must be equal, value for value. Inputs for which stock Flink raises cannot share a job with the others
  * (one raising row fails the whole job), so the tables leave them out and
  * {@link #raisingInputsRaiseNativelyToo} runs each alone, checking that native raises with stock's
  * message or exception class. Other exclusions are stated where they are made.
@@ -141,9 +146,12 @@ class FunctionParityTest {
         if (stock.failure() != null) {
             throw new AssertionError("stock Flink failed: the table must hold no raising input for " + sql, stock.failure());
         }
-        List<String> diff = ParityRuns.differences(q, sql, expressions, stock);
+        ParityRuns.Outcome gatun = ParityRuns.run(q, sql, true);
+        List<String> diff = ParityRuns.differences(expressions, stock, gatun);
         assertTrue(diff.isEmpty(), diff.size() + " differences, first ones:\n"
                 + String.join("\n", diff.subList(0, Math.min(40, diff.size()))));
+        // the native island ran and read every row (the Calc has no filter)
+        assertEquals(stock.rows().size(), ParityRuns.nativeRowsIn(gatun.job()), "native rows read by " + sql);
     }
 
     @Test
@@ -358,6 +366,175 @@ class FunctionParityTest {
         }
         assertParity("ivl", e);
     }
+
+    // ---- REGEXP_EXTRACT, SPLIT_INDEX and Nexmark q21/q22 ----
+
+    /** Path segments like Nexmark's ({@code abc_de}). */
+    private static String word(Random r) {
+        StringBuilder sb = new StringBuilder();
+        int n = 2 + r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == n / 2 && r.nextBoolean() ? '_' : (char) ('a' + r.nextInt(26)));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * A Nexmark-like bid URL: with a {@code channel_id} parameter (ordinary channels), without one
+     * (hot channels), or an edge: {@code channel_id} first, empty, repeated, in the path, with
+     * 4-byte UTF-8, or a random string.
+     */
+    private static String url(RandomRows rows, int channel, boolean withChannelId) {
+        Random r = rows.random();
+        String base = "https://www.nexmark.com/" + word(r) + "/" + word(r) + "/" + word(r) + "/item.htm?query=1";
+        if (r.nextInt(8) == 0) {
+            String[] edges = {"channel_id=" + channel, base + "&channel_id=", base + "&channel_id=1&channel_id=2",
+                "https://www.nexmark.com/channel_id=3/x", base + "&channel_id=😀é&y=2", base + "&xchannel_id=5",
+                "", "/", "//", "https://www.nexmark.com//a///b/", rows.text(), rows.text()};
+            return edges[r.nextInt(edges.length)];
+        }
+        return withChannelId ? base + "&channel_id=" + channel : base;
+    }
+
+    /** Rows of Nexmark's bid view (flat): a quarter on hot channels (no channel_id in the URL). */
+    static List<RowData> bidRows() {
+        RandomRows r = new RandomRows(0x5EED_0021L);
+        String[] hot = {"Apple", "Google", "Facebook", "Baidu", "apple", "BAIDU"};
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            Random rnd = r.random();
+            int channel = rnd.nextInt(10_000);
+            boolean isHot = rnd.nextInt(4) == 0;
+            String name = isHot ? hot[rnd.nextInt(hot.length)] : rnd.nextInt(20) == 0 ? r.text() : "channel-" + channel;
+            String url = url(r, channel, !isHot);
+            rows.add(GenericRowData.of((long) i, (long) rnd.nextInt(1000), (long) rnd.nextInt(100_000),
+                    r.isNull() ? null : StringData.fromString(name), r.isNull() ? null : StringData.fromString(url),
+                    StringData.fromString(r.text()), TimestampData.fromEpochMillis(1_700_000_000_000L + i)));
+        }
+        return rows;
+    }
+
+    private static final String Q21 = "SELECT auction, bidder, price, channel,"
+            + " CASE WHEN lower(channel) = 'apple' THEN '0' WHEN lower(channel) = 'google' THEN '1'"
+            + " WHEN lower(channel) = 'facebook' THEN '2' WHEN lower(channel) = 'baidu' THEN '3'"
+            + " ELSE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) END AS channel_id FROM bid"
+            + " WHERE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) IS NOT NULL"
+            + " OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')";
+    private static final String Q22 = "SELECT auction, bidder, price, channel, SPLIT_INDEX(url, '/', 3) AS dir1,"
+            + " SPLIT_INDEX(url, '/', 4) AS dir2, SPLIT_INDEX(url, '/', 5) AS dir3 FROM bid";
+
+    /**
+     * The stateless Nexmark queries q21 and q22 as the benchmark writes them: their whole Calc runs
+     * natively (one native decision, no fallback, the native operator read every bid) and gives
+     * stock's rows.
+     */
+    @Test
+    void nexmarkQ21AndQ22RunNatively() {
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS bid (auction BIGINT NOT NULL, bidder BIGINT, price BIGINT,"
+                + " channel STRING, url STRING, extra STRING, `dateTime` TIMESTAMP(3)) " + TestRowsFactory.register(bidRows()));
+        for (String sql : List.of(Q21, Q22)) {
+            var decisions = q.decisions(sql);
+            assertEquals(1, decisions.size(), () -> sql + ": " + decisions);
+            assertTrue(decisions.get(0).isNative(), () -> sql + ": " + decisions);
+            String plan = q.explain(sql);
+            String gatun = plan.substring(plan.indexOf("== Gatun =="));
+            assertTrue(gatun.contains("native: ") && !gatun.contains("stock ("), gatun);
+
+            ParityRuns.Outcome stock = ParityRuns.run(q, sql, false);
+            ParityRuns.Outcome nativeRun = ParityRuns.run(q, sql, true);
+            List<String> columns = sql.equals(Q21) ? List.of("bidder", "price", "channel", "channel_id")
+                    : List.of("bidder", "price", "channel", "dir1", "dir2", "dir3");
+            List<String> diff = ParityRuns.differences(columns, stock, nativeRun);
+            assertTrue(diff.isEmpty(), sql + ": " + diff.size() + " differences, first ones:\n"
+                    + String.join("\n", diff.subList(0, Math.min(40, diff.size()))));
+            assertEquals(ROWS, ParityRuns.nativeRowsIn(nativeRun.job()), sql + ": native rows read");
+            // the rows exercise both sides of q21's CASE and filter, and q22's NULLs
+            var rows = stock.rows().values();
+            if (sql.equals(Q21)) {
+                assertTrue(rows.size() > ROWS / 2 && rows.size() < ROWS, "q21 kept " + rows.size());
+                assertTrue(rows.stream().anyMatch(x -> "2".equals(x.getField(4))), "no hot channel");
+                assertTrue(rows.stream().anyMatch(x -> x.getField(4) != null && String.valueOf(x.getField(4)).length() > 1),
+                        "no channel_id from a URL");
+            } else {
+                assertTrue(rows.stream().anyMatch(x -> x.getField(6) == null), "no NULL dir3");
+                assertTrue(rows.stream().anyMatch(x -> x.getField(6) != null), "no dir3");
+            }
+        }
+    }
+
+    /**
+     * REGEXP_EXTRACT and SPLIT_INDEX over Nexmark-like URLs and random strings: literal and column
+     * indexes of each integer type (a BIGINT index wraps to int as in Flink), patterns Java rejects
+     * (NULL), NULL arguments, every separator kind (STRING column and literal, empty, multi-character,
+     * 4-byte UTF-8, character codes in and out of 1..255).
+     */
+    @Test
+    void regexpExtractAndSplitIndex() {
+        RandomRows r = new RandomRows(0x5EED_0022L);
+        RegexPatterns inputs = new RegexPatterns(0x5EED_0023L);
+        String[] separators = {"/", "", " ", "a", "ab", "😀", "é", "//", "&", "="};
+        long[] wide = {0, 1, 2, -1, 4_294_967_298L, 2_147_483_648L, Long.MIN_VALUE, Long.MAX_VALUE, -4_294_967_295L};
+        int[] codes = {-1, 0, 1, 32, 38, 47, 61, 97, 0xE9, 255, 256};
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            Random rnd = r.random();
+            String s = rnd.nextBoolean() ? r.text() : inputs.input();
+            rows.add(GenericRowData.of((long) i, r.isNull() ? null : StringData.fromString(s),
+                    r.isNull() ? null : StringData.fromString(url(r, rnd.nextInt(100_000), rnd.nextBoolean())),
+                    r.isNull() ? null : StringData.fromString(separators[rnd.nextInt(separators.length)]),
+                    r.isNull() ? null : rnd.nextInt(10) - 2, r.isNull() ? null : (byte) (rnd.nextInt(12) - 3),
+                    r.isNull() ? null : wide[rnd.nextInt(wide.length)], r.isNull() ? null : codes[rnd.nextInt(codes.length)]));
+        }
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS rx (id BIGINT NOT NULL, s STRING, u STRING, p STRING, n INT,"
+                + " i8 TINYINT, i64 BIGINT, c INT) " + TestRowsFactory.register(rows));
+        String nexmark = "'(&|^)channel_id=([^&]*)'";
+        assertParity("rx", List.of(
+                "REGEXP_EXTRACT(u, " + nexmark + ", 2)", "REGEXP_EXTRACT(u, " + nexmark + ", 1)",
+                "REGEXP_EXTRACT(u, " + nexmark + ")", "REGEXP_EXTRACT(u, " + nexmark + ", n)",
+                "REGEXP_EXTRACT(u, " + nexmark + ", i8)", "REGEXP_EXTRACT(u, " + nexmark + ", i64)",
+                "REGEXP_EXTRACT(u, '^https?://([^/]+)/(.*)$', 2)", "REGEXP_EXTRACT(u, '/([a-z_]+)/([a-z]*)_', 2)",
+                "REGEXP_EXTRACT(s, '(.)😀', 1)", "REGEXP_EXTRACT(s, '[^a]+$')", "REGEXP_EXTRACT(s, '\\w+\\s*=\\s*(\\S*)', 1)",
+                "REGEXP_EXTRACT(s, 'a.c|b$', 0)", "REGEXP_EXTRACT(s, '(a|ab)(c|bcd)(d*)', 3)", "REGEXP_EXTRACT(s, '(.*)$', 1)",
+                "REGEXP_EXTRACT(s, '([\\x{1F600}-\\x{1F64F}é]+)(\\d?)', n)", "REGEXP_EXTRACT(s, '', 0)",
+                "REGEXP_EXTRACT(s, '(', 1)", "REGEXP_EXTRACT(s, '[', n)", "REGEXP_EXTRACT(s, 'x{2,1}')",
+                "REGEXP_EXTRACT(s, CAST(NULL AS STRING), 1)", "REGEXP_EXTRACT(s, 'x*', CAST(NULL AS INT))",
+                "REGEXP_EXTRACT(CONCAT(s, u), '(é|😀)(.)', 2)", "REGEXP_EXTRACT('k=v; k2=w', 'k2=(\\w+)', 1)",
+                "SPLIT_INDEX(u, '/', 3)", "SPLIT_INDEX(u, '/', 4)", "SPLIT_INDEX(u, '/', 5)", "SPLIT_INDEX(u, '/', n)",
+                "SPLIT_INDEX(u, '&', 1)", "SPLIT_INDEX(u, '//', 1)", "SPLIT_INDEX(s, '', n)", "SPLIT_INDEX(s, ' ', n)",
+                "SPLIT_INDEX(s, 'a', 1)", "SPLIT_INDEX(s, '😀', 1)", "SPLIT_INDEX(s, p, n)", "SPLIT_INDEX(u, p, i8)",
+                "SPLIT_INDEX(u, c, n)", "SPLIT_INDEX(s, 47, 0)", "SPLIT_INDEX(s, 233, 1)", "SPLIT_INDEX(s, i8, i8)",
+                "SPLIT_INDEX(s, CAST(NULL AS STRING), 1)", "SPLIT_INDEX(s, '/', CAST(NULL AS INT))"));
+    }
+
+    /**
+     * Random patterns of the translated subset (RegexPatterns, the generator of
+     * RegexpSplitDifferentialTest), each with a random group index, through real Flink jobs: the
+     * first {@value #PATTERNS} the planner admits natively, in one query.
+     */
+    @Test
+    void regexpExtractRandomPatterns() {
+        RegexPatterns gen = new RegexPatterns(0x5EED_0024L);
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            rows.add(GenericRowData.of((long) i, StringData.fromString(gen.input())));
+        }
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS rxr (id BIGINT NOT NULL, s STRING) " + TestRowsFactory.register(rows));
+        List<String> expressions = new ArrayList<>();
+        int tried = 0;
+        while (expressions.size() < PATTERNS && tried < 4 * PATTERNS) {
+            tried++;
+            String pattern = gen.pattern();
+            int groups = Pattern.compile(pattern).matcher("").groupCount();
+            String e = "REGEXP_EXTRACT(s, '" + pattern.replace("'", "''") + "', " + gen.random().nextInt(groups + 1) + ")";
+            if (q.decisions("SELECT id, " + e + " FROM rxr").get(0).isNative()) {
+                expressions.add(e);
+            }
+        }
+        assertEquals(PATTERNS, expressions.size(), "admitted of " + tried);
+        assertParity("rxr", expressions);
+    }
+
+    private static final int PATTERNS = 40;
 
     // ---- raising inputs ----
 

@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexCall;
@@ -199,6 +201,8 @@ public final class CalcTranslator {
             case "UPPER" -> caseMapping(c, "gatun_flink_upper", type, false);
             case "LOWER" -> caseMapping(c, "gatun_flink_lower", type, true);
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
+            case "REGEXP_EXTRACT" -> regexpExtract(c, type);
+            case "SPLIT_INDEX" -> splitIndex(c, type);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
             case "LTRIM" -> trimFunction(c, "gatun_flink_trim_leading", type);
@@ -596,6 +600,91 @@ public final class CalcTranslator {
             throw refused(c, "is not admitted natively");
         }
         return new Typed(fn(name, type, s.expr, chars.expr), type);
+    }
+
+    /**
+     * REGEXP_EXTRACT(s, pattern[, index]): Flink's SqlFunctionUtils.regexpExtract, natively
+     * gatun_flink_regexp_extract, which translates the Java pattern to the regex crate and compiles
+     * it once per plan, so the pattern must be a literal. Rust refuses a pattern outside the subset
+     * it translates (the native compile at planning time then keeps the Calc on Flink, naming the
+     * construct). A pattern Java rejects gives NULL for every row in Flink (regexpExtract swallows
+     * the PatternSyntaxException), so it is sent as a NULL pattern, which gives NULL natively too.
+     */
+    private Typed regexpExtract(RexCall c, LogicalType type) {
+        List<RexNode> ops = c.getOperands();
+        Typed s = translate(ops.get(0));
+        if (ops.size() > 3 || !isString(s.type)) {
+            throw refused(c, "is not admitted natively");
+        }
+        List<Expression> args = new ArrayList<>(List.of(s.expr, regexPattern(c, ops.get(1))));
+        if (ops.size() == 3) {
+            Typed index = translate(ops.get(2));
+            if (!isInteger(index.type)) {
+                throw refused(c, "is not admitted natively (the index must be an integer)");
+            }
+            args.add(index.expr);
+        }
+        return new Typed(fn("gatun_flink_regexp_extract", type, args.toArray(Expression[]::new)), type);
+    }
+
+    private static Expression regexPattern(RexCall c, RexNode node) {
+        if (!(node instanceof RexLiteral lit)) {
+            throw refused(c, "has a computed pattern, which is not admitted natively (Gatun compiles"
+                    + " the pattern once per plan: only a literal pattern is)");
+        }
+        LogicalType stringType = new VarCharType(VarCharType.MAX_LENGTH);
+        if (lit.isNull()) {
+            return Literals.typedNull(stringType);
+        }
+        if (!isString(logical(lit))) {
+            throw refused(c, "is not admitted natively");
+        }
+        String pattern = lit.getValueAs(String.class);
+        if (!isValidUtf16(pattern)) {
+            // Flink encodes the literal as UTF-8 first, which replaces the surrogate
+            throw refused(c, "has a pattern holding an unpaired surrogate; not admitted natively");
+        }
+        try {
+            Pattern.compile(pattern);
+        } catch (PatternSyntaxException e) {
+            return Literals.typedNull(stringType);
+        } catch (StackOverflowError e) {
+            throw refused(c, "has a pattern that nests too deeply to check; not admitted natively");
+        }
+        return Literals.string(pattern);
+    }
+
+    private static boolean isValidUtf16(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (Character.isHighSurrogate(ch) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(ch)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * SPLIT_INDEX(s, separator, index): Flink's SqlFunctionUtils.splitIndex with a STRING separator
+     * or an integer character code. Flink's generated code passes the separator code and the index as
+     * a Java int, so a BIGINT one has no splitIndex overload and fails there: not admitted.
+     */
+    private Typed splitIndex(RexCall c, LogicalType type) {
+        List<RexNode> ops = c.getOperands();
+        if (ops.size() != 3) {
+            throw refused(c, "with " + ops.size() + " arguments is not admitted natively");
+        }
+        Typed s = translate(ops.get(0));
+        Typed separator = translate(ops.get(1));
+        Typed index = translate(ops.get(2));
+        if (!isString(s.type) || !(isString(separator.type) || Kinds.isJavaInt(separator.type))
+                || !Kinds.isJavaInt(index.type)) {
+            throw refused(c, "is not admitted natively (Flink's splitIndex takes a STRING or INT separator"
+                    + " and an INT index)");
+        }
+        return new Typed(fn("gatun_flink_split_index", type, s.expr, separator.expr, index.expr), type);
     }
 
     private Typed like(RexCall c, LogicalType type) {

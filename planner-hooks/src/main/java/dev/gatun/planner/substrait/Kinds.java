@@ -46,6 +46,11 @@ final class Kinds {
         };
     }
 
+    /** TINYINT, SMALLINT or INT: what Flink's generated code passes to a Java {@code int} parameter. */
+    static boolean isJavaInt(LogicalType t) {
+        return isInteger(t) && intRank(t) <= 3;
+    }
+
     /** 1..4 for TINYINT..BIGINT, else 0. */
     static int intRank(LogicalType t) {
         return switch (t.getTypeRoot()) {

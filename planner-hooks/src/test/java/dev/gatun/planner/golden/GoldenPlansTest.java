@@ -119,6 +119,10 @@ class GoldenPlansTest {
                 c("lower", "SELECT id, LOWER(s), LOWER(CONCAT(s, 'ΑΣ')), LOWER(CONCAT('ΌΣΟΣ007', s)) FROM g"),
                 c("trim", "SELECT id, TRIM(s), TRIM(LEADING 'x' FROM s), TRIM(TRAILING 'x' FROM s) FROM g"),
                 c("like", "SELECT id, s LIKE '%a%', s LIKE 'a!_%' ESCAPE '!', s NOT LIKE '_b%' FROM g"),
+                // the pattern is Java's; Rust translates it once per plan
+                c("regexp_extract_split_index", "SELECT id, REGEXP_EXTRACT(s, '(a|^)([^a])', 2), REGEXP_EXTRACT(s, '.$'),"
+                        + " REGEXP_EXTRACT(s, '(', i), SPLIT_INDEX(s, 'a', 1), SPLIT_INDEX(s, '', 0), SPLIT_INDEX(ch, 32, tiny)"
+                        + " FROM g"),
                 c("casts", "SELECT id, CAST(i AS BIGINT), CAST(i AS DOUBLE), CAST(d AS INT), CAST(amt AS INT),"
                         + " CAST(i AS STRING), CAST(d AS STRING), CAST(amt AS STRING), CAST(ts3 AS DATE),"
                         + " CAST(i AS DECIMAL(12, 3)), TRY_CAST(s AS INT) FROM g"),

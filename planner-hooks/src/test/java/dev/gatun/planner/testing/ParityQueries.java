@@ -192,7 +192,17 @@ public final class ParityQueries {
                 stock("has no native translation", "SELECT id, MD5(s) FROM ty"),
                 stock("has no native translation", "SELECT id, INITCAP(s), i + 1 FROM ty"),
                 stock("has no native translation", "SELECT id, LPAD(s, 10, '*') FROM ty"),
-                stock("has no native translation", "SELECT id, REGEXP_REPLACE(s, '[aeiou]', '_') FROM ty"));
+                stock("has no native translation", "SELECT id, REGEXP_REPLACE(s, '[aeiou]', '_') FROM ty"),
+                n("SELECT id, REGEXP_EXTRACT(s, '([a-z]+)(\\d*)', 1), REGEXP_EXTRACT(s, '(.)(.)$', 2),"
+                        + " REGEXP_EXTRACT(vc, '[^ ]+'), REGEXP_EXTRACT(s, '(e|ß|😀)', ti), REGEXP_EXTRACT(s, '(x', 1) FROM ty"),
+                n("SELECT id, SPLIT_INDEX(s, ' ', 1), SPLIT_INDEX(s, '', 0), SPLIT_INDEX(vc, 'e', si),"
+                        + " SPLIT_INDEX(s, 101, 1), SPLIT_INDEX(s, vc, ti) FROM ty"),
+                n("SELECT id FROM ty WHERE REGEXP_EXTRACT(s, '(a|e)(.)', 2) IS NOT NULL OR SPLIT_INDEX(s, ' ', 1) = 'b'"),
+                stock("REGEXP_EXTRACT pattern uses a backreference, which Gatun does not run natively",
+                        "SELECT id, REGEXP_EXTRACT(s, '(.)\\1', 1) FROM ty"),
+                stock("REGEXP_EXTRACT pattern uses lookahead, which Gatun does not run natively",
+                        "SELECT id, REGEXP_EXTRACT(s, 'a(?=b)') FROM ty"),
+                stock("has a computed pattern", "SELECT id, REGEXP_EXTRACT(s, vc) FROM ty"));
     }
 
     static List<Query> typesAndNesting() {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -18,21 +19,23 @@ import org.apache.flink.util.CloseableIterator;
 public final class ParityRuns {
     private ParityRuns() {}
 
-    /** What one run produced: the rows by id, or the failure. */
-    public record Outcome(Map<Object, Row> rows, Throwable failure) {}
+    /** What one run produced: the rows by id, or the failure; the job, when one was submitted. */
+    public record Outcome(Map<Object, Row> rows, Throwable failure, JobID job) {}
 
     public static Outcome run(Queries q, String sql, boolean nativeEnabled) {
         q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+        JobID job = null;
         try {
             TableResult result = q.env().executeSql(sql);
+            job = result.getJobClient().orElseThrow().getJobID();
             Map<Object, Row> rows = new TreeMap<>((a, b) -> Long.compare(((Number) a).longValue(), ((Number) b).longValue()));
             try (CloseableIterator<Row> it = result.collect()) {
                 it.forEachRemaining(r -> rows.put(r.getField(0), r));
             }
             result.getJobClient().orElseThrow().getJobExecutionResult().get();
-            return new Outcome(rows, null);
+            return new Outcome(rows, null, job);
         } catch (Exception e) {
-            return new Outcome(null, e);
+            return new Outcome(null, e, job);
         } finally {
             q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
         }
@@ -48,7 +51,11 @@ public final class ParityRuns {
 
     /** As above, with stock's outcome already known. */
     public static List<String> differences(Queries q, String sql, List<String> expressions, Outcome stock) {
-        Outcome gatun = run(q, sql, true);
+        return differences(expressions, stock, run(q, sql, true));
+    }
+
+    /** As above, with both outcomes known. */
+    public static List<String> differences(List<String> expressions, Outcome stock, Outcome gatun) {
         List<String> out = new ArrayList<>();
         if (stock.failure() != null || gatun.failure() != null) {
             if (stock.failure() == null) {
@@ -80,6 +87,22 @@ public final class ParityRuns {
             }
         }
         return out;
+    }
+
+    /**
+     * Rows the native Calcs of {@code job} read (their {@code gatun.rowsIn} counters, kept by
+     * {@link GatunCounters} on the shared cluster), or -1 when the job ran no native Calc.
+     */
+    public static long nativeRowsIn(JobID job) {
+        long rows = 0;
+        int counters = 0;
+        for (var e : GatunCounters.of(job).entrySet()) {
+            if (e.getKey().endsWith(".gatun.rowsIn")) {
+                rows += e.getValue().getCount();
+                counters++;
+            }
+        }
+        return counters == 0 ? -1 : rows;
     }
 
     /** The result of {@code sql} stock, which must succeed. */
