@@ -31,10 +31,8 @@ class E2eJobTest {
     private static final long EVENTS = 10_000;
 
     /**
-     * The queries whose Calc stays on Flink even under {@code gatun.native.force}, until the
-     * native functions they need land: q21 needs REGEXP_EXTRACT and q22 SPLIT_INDEX (added on
-     * another branch). THE ONE LIST TO CHANGE: when a query turns native, remove it here; the test
-     * then requires it native, and fails while it is listed but native.
+     * The queries whose Calc stays on Flink even under {@code gatun.native.force} (none today).
+     * The one list to change: a query listed here must stay stock, every other one must run native.
      */
     static final Set<String> EXPECTED_STOCK_UNDER_FORCE = Set.of();
 
