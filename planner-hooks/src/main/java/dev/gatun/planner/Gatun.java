@@ -12,6 +12,8 @@ import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.planner.calcite.CalciteConfig;
 import org.apache.flink.table.planner.calcite.CalciteConfig$;
+import org.apache.flink.table.planner.plan.optimize.program.FlinkChainedProgram;
+import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
 import org.apache.flink.table.planner.utils.TableConfigUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,12 +63,21 @@ public final class Gatun {
             registerPlanNodes(); // compiled plans with native Calcs still load, and run stock
             return false;
         }
-        CalciteConfig current = TableConfigUtils.getCalciteConfig(config);
-        config.setPlannerConfig(CalciteConfig$.MODULE$.createBuilder(current)
-                .replaceStreamProgram(new GatunStreamProgram())
-                .build());
+        installProgram(config, new GatunStreamProgram());
         registerPlanNodes();
         return true;
+    }
+
+    /**
+     * Makes {@code program} the stream optimization program of every query planned with {@code config}
+     * (the rest of the planner configuration is kept). {@code enable} installs {@link GatunStreamProgram};
+     * the configuration path ({@code dev.gatun.planner.configured}) its own program around it.
+     */
+    public static void installProgram(TableConfig config, FlinkChainedProgram<StreamOptimizeContext> program) {
+        CalciteConfig current = TableConfigUtils.getCalciteConfig(config);
+        config.setPlannerConfig(CalciteConfig$.MODULE$.createBuilder(current)
+                .replaceStreamProgram(program)
+                .build());
     }
 
     /**

@@ -12,22 +12,34 @@ public final class PlanReport {
 
     private final List<CalcDecision> decisions = new ArrayList<>();
 
-    /** Starts collecting on this thread; close it with {@link #stop()}. */
+    private final PlanReport outer;
+
+    private PlanReport(PlanReport outer) {
+        this.outer = outer;
+    }
+
+    /**
+     * Starts collecting on this thread; close it with {@link #stop()}. A report started while
+     * another one collects nests in it: both see the decisions until the inner one stops.
+     */
     public static PlanReport start() {
-        PlanReport report = new PlanReport();
+        PlanReport report = new PlanReport(CURRENT.get());
         CURRENT.set(report);
         return report;
     }
 
     public void stop() {
         if (CURRENT.get() == this) {
-            CURRENT.remove();
+            if (outer == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(outer);
+            }
         }
     }
 
     static void record(CalcDecision decision) {
-        PlanReport report = CURRENT.get();
-        if (report != null) {
+        for (PlanReport report = CURRENT.get(); report != null; report = report.outer) {
             report.decisions.add(decision);
         }
     }

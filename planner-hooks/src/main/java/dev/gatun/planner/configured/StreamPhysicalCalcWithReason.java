@@ -1,0 +1,45 @@
+package dev.gatun.planner.configured;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
+
+/**
+ * A Calc that stays on Flink, exactly as Flink plans and runs it, that also prints why it is not
+ * native: {@code Calc(select=[...], gatun=[stock: <reason>])} in EXPLAIN, so the SQL Client,
+ * which shows only Flink's EXPLAIN, shows the reason too.
+ */
+final class StreamPhysicalCalcWithReason extends StreamPhysicalCalc {
+    private final String reason;
+
+    StreamPhysicalCalcWithReason(StreamPhysicalCalc calc, String reason) {
+        this(calc.getCluster(), calc.getTraitSet(), calc.getInput(), calc.getProgram(), calc.getRowType(), reason);
+    }
+
+    private StreamPhysicalCalcWithReason(RelOptCluster cluster, RelTraitSet traits, RelNode input,
+                                         RexProgram program, RelDataType rowType, String reason) {
+        super(cluster, traits, input, program, rowType);
+        this.reason = reason;
+    }
+
+    @Override
+    public Calc copy(RelTraitSet traitSet, RelNode child, RexProgram program) {
+        return new StreamPhysicalCalcWithReason(getCluster(), traitSet, child, program, getRowType(), reason);
+    }
+
+    /** Prints as Flink's Calc, not as a node type of its own. */
+    @Override
+    public String getRelTypeName() {
+        return StreamPhysicalCalc.class.getSimpleName();
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).item("gatun", "stock: " + reason);
+    }
+}
