@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 3
+#define GATUN_ABI_VERSION 4
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -37,6 +37,10 @@ extern "C" {
 #define GATUN_ERR_PLAN 3
 #define GATUN_ERR_EXECUTION 4
 #define GATUN_ERR_PANIC 5
+
+/* gatun_calc_create output formats. */
+#define GATUN_OUTPUT_ARROW 0
+#define GATUN_OUTPUT_FLINK_ROWS 1
 
 /* Live native resources, for leak checks. */
 typedef struct GatunNativeStats {
@@ -104,9 +108,21 @@ int32_t gatun_passthrough_free(GatunPassthrough* passthrough, char* err_buf, siz
  * expected_output_schema: the Calc's row type as Java computed it ("+s", borrowed,
  * without the row-kind column); each projection's derived Arrow type must equal the
  * expected one (GATUN_ERR_PLAN naming the column and both types otherwise): Rust
- * never coerces. out_schema (caller-allocated, filled on success, released by the
- * caller): the actual output schema = expected names, nullability and metadata with
- * the derived types, plus the row-kind field when the input has one.
+ * never coerces.
+ * output_format: how result batches come back (any other value:
+ * GATUN_ERR_INVALID_ARGUMENT):
+ *  - GATUN_OUTPUT_ARROW: one column per projection, plus the row-kind column last
+ *    when the input has one;
+ *  - GATUN_OUTPUT_FLINK_ROWS: exactly one non-null Binary column "__gatun_flink_row"
+ *    whose value i is output row i in Flink's BinaryRowData format (the bytes
+ *    Flink's BinaryRowWriter writes into fresh memory, little-endian; the row kind in
+ *    header byte 0, INSERT without a row-kind column; docs/native.md). Only flat
+ *    types are encoded: an output column of a nested type (ARRAY, MAP, MULTISET,
+ *    ROW) fails with GATUN_ERR_PLAN naming it.
+ * out_schema (caller-allocated, filled on success, released by the caller): the
+ * actual output schema: for GATUN_OUTPUT_ARROW the expected names, nullability and
+ * metadata with the derived types, plus the row-kind field when the input has one;
+ * for GATUN_OUTPUT_FLINK_ROWS the one Binary field.
  * out_calc receives the handle on success (live handle count + 1); on failure neither
  * out_schema nor out_calc is written.
  */
@@ -115,6 +131,7 @@ typedef struct GatunCalc GatunCalc;
 int32_t gatun_calc_create(const uint8_t* plan, size_t plan_len,
                           const struct ArrowSchema* input_schema,
                           const struct ArrowSchema* expected_output_schema,
+                          int32_t output_format,
                           struct ArrowSchema* out_schema, GatunCalc** out_calc,
                           char* err_buf, size_t err_cap);
 
@@ -123,9 +140,11 @@ int32_t gatun_calc_create(const uint8_t* plan, size_t plan_len,
  * and consumed on every path (like gatun_roundtrip), imported without copying and
  * checked against the input schema (GATUN_ERR_ARROW naming the field). The filter runs
  * first (NULL = FALSE), then the projections on the remaining rows, with Flink's
- * row-wise AND/OR/CASE short-circuiting. On success the result struct array is
- * written to the caller-allocated output (release it once); a filter that drops every
- * row gives a valid 0-row batch, and a Calc without columns keeps the row count. A
+ * row-wise AND/OR/CASE short-circuiting. On success the result struct array, in the
+ * handle's output format, is written to the caller-allocated output (release it
+ * once); a filter that drops every row gives a valid 0-row batch, and a Calc without
+ * columns keeps the row count (as rows of an empty fixed part in the Flink-rows
+ * format). A
  * runtime error (e.g. integer division by zero, where Flink raises) returns
  * GATUN_ERR_EXECUTION naming the column and expression; output is then not written.
  * calc must be a live handle (NULL, freed or unknown pointers: GATUN_ERR_INVALID_ARGUMENT).

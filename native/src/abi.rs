@@ -4,7 +4,7 @@
 //! header and fails when the two drift apart.
 
 /// `GATUN_ABI_VERSION`: bumped on every incompatible change of the header.
-pub const GATUN_ABI_VERSION: u32 = 3;
+pub const GATUN_ABI_VERSION: u32 = 4;
 
 /// Success.
 pub const GATUN_OK: i32 = 0;
@@ -18,6 +18,11 @@ pub const GATUN_ERR_PLAN: i32 = 3;
 pub const GATUN_ERR_EXECUTION: i32 = 4;
 /// A Rust panic was caught at the boundary.
 pub const GATUN_ERR_PANIC: i32 = 5;
+
+/// `gatun_calc_create` output format: one Arrow column per projection.
+pub const GATUN_OUTPUT_ARROW: i32 = 0;
+/// `gatun_calc_create` output format: one Binary column of Flink `BinaryRowData` rows.
+pub const GATUN_OUTPUT_FLINK_ROWS: i32 = 1;
 
 /// `struct GatunNativeStats`: live native resources, for leak checks.
 /// Field order and types are the header's (five `int64_t`, 40 bytes).

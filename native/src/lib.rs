@@ -12,6 +12,7 @@ pub mod calc;
 mod debug;
 pub mod export;
 pub mod ffi_guard;
+pub mod flink_row;
 mod import;
 mod live_handles;
 mod passthrough;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
 use arrow::ffi::FFI_ArrowSchema;
 
+use super::output::{Output, OutputFormat};
 use super::plan::{compile, Plan};
 use super::rowkind::{self, ROW_KIND_COLUMN};
 use crate::c_shape::ShapePlan;
@@ -24,15 +25,19 @@ pub struct Calc {
     pub plan: Plan,
     /// The output columns (row-kind column last, if any).
     pub output_fields: Fields,
+    /// How result batches cross back.
+    pub output: Output,
 }
 
 impl Calc {
     /// Imports the (borrowed) schemas, compiles the plan and checks the projections'
-    /// types against the expected output schema.
+    /// types against the expected output schema (and, for Flink rows, that each has an
+    /// encoding).
     pub fn create(
         plan: &[u8],
         input_schema: &FFI_ArrowSchema,
         expected_output_schema: &FFI_ArrowSchema,
+        format: OutputFormat,
     ) -> GatunResult<Self> {
         let input = import_schema(input_schema, "input_schema")?;
         let expected = import_schema(expected_output_schema, "expected_output_schema")?;
@@ -50,6 +55,7 @@ impl Calc {
         let plan_schema = rowkind::without(&input, row_kind);
         let plan = compile(plan, &plan_schema)?;
         let mut output_fields = output_fields(&plan, &expected)?;
+        let output = Output::new(format, &output_fields)?;
         if let Some(index) = row_kind {
             output_fields.push(Arc::clone(&input.fields()[index]));
         }
@@ -60,12 +66,14 @@ impl Calc {
             plan_schema,
             plan,
             output_fields: output_fields.into(),
+            output,
         })
     }
 
-    /// The output schema, as exported at create (`+s`, row-kind column last).
+    /// The output schema, as exported at create (`+s`: the output columns, row-kind
+    /// column last, or the one Flink-row column).
     pub fn output_field(&self) -> Field {
-        Field::new("", DataType::Struct(self.output_fields.clone()), false)
+        Field::new("", DataType::Struct(self.output.fields(&self.output_fields)), false)
     }
 }
 

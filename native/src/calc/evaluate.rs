@@ -37,8 +37,8 @@ impl Calc {
             }
         }
         let output =
-            StructArray::try_new_with_length(self.output_fields.clone(), columns, None, rows)
-                .map_err(|e| GatunError::execution(format!("cannot assemble the output: {e}")))?;
+            self.output
+                .assemble(&self.output_fields, columns, self.row_kind.is_some(), rows)?;
         Ok(export_owned(output.into_data()))
     }
 

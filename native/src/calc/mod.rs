@@ -3,11 +3,13 @@
 //!
 //! - [`plan`]: Substrait → admitted logical expressions → guarded physical ones;
 //! - [`validate`]: the admission rules; [`guard`]: Flink's row-wise short-circuit;
-//! - [`create`] / [`evaluate`]: the handle's two phases; [`rowkind`]: the sidecar.
+//! - [`create`] / [`evaluate`]: the handle's two phases; [`rowkind`]: the sidecar;
+//! - [`output`]: Arrow columns or Flink rows (`crate::flink_row`).
 
 mod create;
 mod evaluate;
 mod guard;
+mod output;
 mod plan;
 mod rowkind;
 mod validate;
@@ -17,6 +19,7 @@ use std::ffi::c_char;
 use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 
 pub use create::Calc;
+pub use output::{Output, OutputFormat};
 pub use plan::FILTER_NAME;
 pub use rowkind::ROW_KIND_COLUMN;
 
@@ -46,6 +49,7 @@ pub unsafe extern "C" fn gatun_calc_create(
     plan_len: usize,
     input_schema: *const FFI_ArrowSchema,
     expected_output_schema: *const FFI_ArrowSchema,
+    output_format: i32,
     out_schema: *mut FFI_ArrowSchema,
     out_calc: *mut *mut GatunCalc,
     err_buf: *mut c_char,
@@ -55,13 +59,14 @@ pub unsafe extern "C" fn gatun_calc_create(
         check_arg(plan, "plan")?;
         check_arg(out_schema.cast_const(), "out_schema")?;
         check_arg(out_calc.cast_const(), "out_calc")?;
+        let format = OutputFormat::from_abi(output_format)?;
         // SAFETY: pointer validity is this function's contract.
         let input = unsafe { live_schema(input_schema, "input_schema")? };
         // SAFETY: as above.
         let expected = unsafe { live_schema(expected_output_schema, "expected_output_schema")? };
         // SAFETY: `plan` is non-NULL and valid for `plan_len` bytes (contract).
         let bytes = unsafe { std::slice::from_raw_parts(plan, plan_len) };
-        let calc = Calc::create(bytes, input, expected)?;
+        let calc = Calc::create(bytes, input, expected, format)?;
         let schema = export_field(&calc.output_field())
             .map_err(|e| GatunError::arrow("cannot export the output schema", e))?;
         let handle = Box::into_raw(Box::new(GatunCalc(calc)));

@@ -308,6 +308,7 @@ fn null_and_released_arguments() {
                 bytes.len(),
                 inp,
                 exp,
+                GATUN_OUTPUT_ARROW,
                 os,
                 oc,
                 err.as_mut_ptr(),

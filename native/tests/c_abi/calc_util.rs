@@ -13,7 +13,7 @@ use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF};
 use datafusion_substrait::logical_plan::producer::to_substrait_extended_expr;
-use gatun_native::abi::GATUN_OK;
+use gatun_native::abi::{GATUN_OK, GATUN_OUTPUT_ARROW};
 use gatun_native::calc::{FILTER_NAME, ROW_KIND_COLUMN};
 use gatun_native::export::{export_array, export_field};
 use gatun_native::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, udf, GatunCalc};
@@ -124,8 +124,19 @@ pub struct Handle {
     out_schema: FFI_ArrowSchema,
 }
 
-/// `gatun_calc_create`. On failure checks that nothing was written.
+/// `gatun_calc_create` with `GATUN_OUTPUT_ARROW`. On failure checks that nothing was
+/// written.
 pub fn create(plan: &[u8], input: &Schema, expected: &Schema) -> Result<Handle, Failure> {
+    create_with(plan, input, expected, GATUN_OUTPUT_ARROW)
+}
+
+/// `gatun_calc_create` with the output format `format`.
+pub fn create_with(
+    plan: &[u8],
+    input: &Schema,
+    expected: &Schema,
+    format: i32,
+) -> Result<Handle, Failure> {
     let (input, expected) = (struct_schema(input), struct_schema(expected));
     let mut out_schema = FFI_ArrowSchema::empty();
     let mut out_calc: *mut GatunCalc = ptr::null_mut();
@@ -137,6 +148,7 @@ pub fn create(plan: &[u8], input: &Schema, expected: &Schema) -> Result<Handle, 
             plan.len(),
             &input,
             &expected,
+            format,
             &mut out_schema,
             &mut out_calc,
             err.as_mut_ptr(),

@@ -65,6 +65,8 @@ fn constants_match() {
         ("GATUN_ERR_PLAN", GATUN_ERR_PLAN as i64),
         ("GATUN_ERR_EXECUTION", GATUN_ERR_EXECUTION as i64),
         ("GATUN_ERR_PANIC", GATUN_ERR_PANIC as i64),
+        ("GATUN_OUTPUT_ARROW", GATUN_OUTPUT_ARROW as i64),
+        ("GATUN_OUTPUT_FLINK_ROWS", GATUN_OUTPUT_FLINK_ROWS as i64),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

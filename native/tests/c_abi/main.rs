@@ -5,9 +5,12 @@
 mod admission;
 mod calc;
 mod calc_errors;
+mod calc_flink_rows;
 mod calc_util;
 mod common;
 mod errors;
+mod flink_row_ref;
+mod flink_rows;
 mod fuzz;
 mod golden;
 mod guard;

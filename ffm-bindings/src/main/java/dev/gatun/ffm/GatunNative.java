@@ -97,15 +97,23 @@ public final class GatunNative {
         }
     }
 
+    /** {@code GATUN_OUTPUT_ARROW}: result batches with one Arrow column per projection. */
+    public static final int OUTPUT_ARROW = gatun_h.GATUN_OUTPUT_ARROW();
+    /** {@code GATUN_OUTPUT_FLINK_ROWS}: result batches with one Binary column of Flink BinaryRowData rows. */
+    public static final int OUTPUT_FLINK_ROWS = gatun_h.GATUN_OUTPUT_FLINK_ROWS();
+
     /**
      * {@code gatun_calc_create}: compiles a Substrait {@code ExtendedExpression} for input batches of
      * {@code inputSchema} (borrowed), checks the derived output types against
-     * {@code expectedOutputSchema} (borrowed) and fills the caller-allocated {@code outSchema}.
+     * {@code expectedOutputSchema} (borrowed) and fills the caller-allocated {@code outSchema}, the
+     * schema of the result batches in {@code outputFormat} ({@link #OUTPUT_ARROW} or
+     * {@link #OUTPUT_FLINK_ROWS}; Rust rejects any other value).
      *
      * @return the native handle ({@code GatunCalc*}); free it with {@link #calcFree} exactly once
      */
     public static MemorySegment calcCreate(MemorySegment plan, MemorySegment inputSchema,
-                                           MemorySegment expectedOutputSchema, MemorySegment outSchema) {
+                                           MemorySegment expectedOutputSchema, int outputFormat,
+                                           MemorySegment outSchema) {
         Objects.requireNonNull(plan, "plan");
         requireStruct(inputSchema, ArrowSchema.layout(), "inputSchema");
         requireStruct(expectedOutputSchema, ArrowSchema.layout(), "expectedOutputSchema");
@@ -114,7 +122,7 @@ public final class GatunNative {
         try (CallScratch call = new CallScratch()) {
             MemorySegment handleOut = call.arena().allocate(ValueLayout.ADDRESS);
             int status = gatun_h.gatun_calc_create(plan, plan.byteSize(), inputSchema, expectedOutputSchema,
-                    outSchema, handleOut, call.errBuf(), call.errCap());
+                    outputFormat, outSchema, handleOut, call.errBuf(), call.errCap());
             call.check(status, "gatun_calc_create");
             return handleOut.get(ValueLayout.ADDRESS, 0);
         }

@@ -27,17 +27,22 @@ public final class NativeCalc implements AutoCloseable {
     public static final String FILTER_NAME = "gatun.filter";
     /** The row-kind sidecar column: passed through the filter and appended last by Rust. */
     public static final String ROW_KIND_COLUMN = "__gatun_row_kind";
+    /** The one Binary column of a result batch in {@link OutputFormat#FLINK_ROWS}. */
+    public static final String FLINK_ROW_COLUMN = "__gatun_flink_row";
 
     private final NativeAllocator allocator;
     private final Schema inputSchema;
     private final Schema outputSchema;
+    private final OutputFormat format;
     private final Tracking tracking;
     private MemorySegment handle;
 
-    private NativeCalc(NativeAllocator allocator, Schema inputSchema, Schema outputSchema, MemorySegment handle) {
+    private NativeCalc(NativeAllocator allocator, Schema inputSchema, Schema outputSchema, OutputFormat format,
+                       MemorySegment handle) {
         this.allocator = allocator;
         this.inputSchema = inputSchema;
         this.outputSchema = outputSchema;
+        this.format = format;
         this.handle = handle;
         this.tracking = allocator.track(NativeAllocator.Kind.NATIVE_HANDLE, this);
     }
@@ -45,16 +50,19 @@ public final class NativeCalc implements AutoCloseable {
     /**
      * Compiles {@code plan} for batches of {@code inputSchema}. Rust checks that each projection's
      * type equals {@code expectedOutput}'s field; the returned Calc's {@link #outputSchema()} is
-     * the schema of its result batches (the expected fields, plus the row-kind column when the
-     * input carries one).
+     * the schema of its result batches: in {@link OutputFormat#ARROW} the expected fields, plus the
+     * row-kind column when the input carries one; in {@link OutputFormat#FLINK_ROWS} the one Binary
+     * column {@value #FLINK_ROW_COLUMN}.
      *
-     * @throws dev.gatun.ffm.NativeException with Rust's message when the plan does not compile
+     * @throws dev.gatun.ffm.NativeException with Rust's message when the plan does not compile, or
+     *     when {@code format} is {@link OutputFormat#FLINK_ROWS} and an output column is nested
      */
-    public static NativeCalc create(byte[] plan, Schema inputSchema, Schema expectedOutput,
+    public static NativeCalc create(byte[] plan, Schema inputSchema, Schema expectedOutput, OutputFormat format,
                                     NativeAllocator allocator) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(inputSchema, "inputSchema");
         Objects.requireNonNull(expectedOutput, "expectedOutput");
+        Objects.requireNonNull(format, "format");
         Objects.requireNonNull(allocator, "allocator");
         try (Arena call = Arena.ofConfined()) {
             MemorySegment planBytes = call.allocate(Math.max(1, plan.length));
@@ -65,7 +73,8 @@ public final class NativeCalc implements AutoCloseable {
             try {
                 CDataExporter.exportSchema(allocator, inputSchema, in);
                 CDataExporter.exportSchema(allocator, expectedOutput, expected);
-                MemorySegment handle = GatunNative.calcCreate(planBytes.asSlice(0, plan.length), in, expected, out);
+                MemorySegment handle = GatunNative.calcCreate(planBytes.asSlice(0, plan.length), in, expected,
+                        format.abiValue(), out);
                 Schema actual;
                 try {
                     actual = CDataImporter.importSchema(out);
@@ -73,7 +82,7 @@ public final class NativeCalc implements AutoCloseable {
                     GatunNative.calcFree(handle);
                     throw e;
                 }
-                return new NativeCalc(allocator, inputSchema, actual, handle);
+                return new NativeCalc(allocator, inputSchema, actual, format, handle);
             } finally {
                 try {
                     ReleaseUpcall.releaseSchema(in);
@@ -94,6 +103,10 @@ public final class NativeCalc implements AutoCloseable {
 
     public Schema outputSchema() {
         return outputSchema;
+    }
+
+    public OutputFormat outputFormat() {
+        return format;
     }
 
     /**

@@ -205,6 +205,15 @@ public final class VarBinaryVector extends ValueVector {
         return data.asSlice(start, valueEnd(index) - start);
     }
 
+    /**
+     * The offsets from this vector's first value on ({@code length + 1} int32s, native order; the
+     * first need not be 0), read-only (sealed or imported vectors only).
+     */
+    public MemorySegment offsetsSegment() {
+        checkSealed("the offsets segment");
+        return offsets.asSlice(offset << 2, ((long) length + 1) << 2);
+    }
+
     /** The data buffer, read-only (sealed or imported vectors only). */
     public MemorySegment dataSegment() {
         checkSealed("the data segment");

@@ -158,7 +158,8 @@ class NativeCalcFuzzTest {
             switch (kind) {
                 case 0, 1 -> { // corrupted or truncated bytes of a valid plan
                     byte[] bytes = mutate(c.plan().build(), random, kind == 1);
-                    try (NativeCalc calc = NativeCalc.create(bytes, c.input(), c.expected(), ALLOCATOR)) {
+                    try (NativeCalc calc = NativeCalc.create(bytes, c.input(), c.expected(), OutputFormat.ARROW,
+                            ALLOCATOR)) {
                         compiled++;
                         runOnce(calc, c.input(), random);
                     } catch (NativeException e) {
@@ -170,7 +171,8 @@ class NativeCalcFuzzTest {
                 case 2 -> { // random bytes
                     byte[] bytes = new byte[random.nextInt(120)];
                     random.nextBytes(bytes);
-                    try (NativeCalc calc = NativeCalc.create(bytes, c.input(), c.expected(), ALLOCATOR)) {
+                    try (NativeCalc calc = NativeCalc.create(bytes, c.input(), c.expected(), OutputFormat.ARROW,
+                            ALLOCATOR)) {
                         compiled++;
                         runOnce(calc, c.input(), random);
                     } catch (NativeException e) {
@@ -244,7 +246,8 @@ class NativeCalcFuzzTest {
     /** The plan fails to compile with a plan error whose message contains every one of {@code words}. */
     private static void expectPlanError(int i, byte[] plan, Schema input, Schema expected, String... words) {
         NativeException e = assertThrows(NativePlanException.class,
-                () -> NativeCalc.create(plan, input, expected, ALLOCATOR).close(), () -> "case " + i + " compiled");
+                () -> NativeCalc.create(plan, input, expected, OutputFormat.ARROW, ALLOCATOR).close(),
+                () -> "case " + i + " compiled");
         String m = e.getMessage();
         assertTrue(m.startsWith("gatun_calc_create"), m);
         // a NUL inside a quoted literal crosses as U+2400 (native/src/ffi_guard.rs write_message):
@@ -445,7 +448,7 @@ class NativeCalcFuzzTest {
 
     private static NativeCalc create(int i, byte[] plan, Schema input, Schema expected) {
         try {
-            return NativeCalc.create(plan, input, expected, ALLOCATOR);
+            return NativeCalc.create(plan, input, expected, OutputFormat.ARROW, ALLOCATOR);
         } catch (NativeException e) {
             throw new AssertionError("case " + i + ": a well-typed plan was rejected: " + e.getMessage()
                     + "\ninput " + input + "\nplan " + parse(plan), e);

@@ -1,5 +1,6 @@
 package dev.gatun.arrow.calc;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,15 @@ import dev.gatun.arrow.types.ArrowType;
 import dev.gatun.arrow.types.Field;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.arrow.vector.Int32Vector;
+import dev.gatun.arrow.cdata.CDataExporter;
+import dev.gatun.arrow.vector.VarBinaryVector;
 import dev.gatun.ffm.GatunLibrary;
+import dev.gatun.ffm.GatunNative;
+import dev.gatun.ffm.ReleaseUpcall;
+import dev.gatun.ffm.internal.ArrowSchema;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import dev.gatun.ffm.NativeException;
 import io.substrait.proto.ExtendedExpression;
 import io.substrait.proto.NamedStruct;
@@ -57,14 +66,15 @@ class NativeCalcTest {
     void malformedPlanFailsWithTheNativeMessageAndLeavesNoHandle() {
         byte[] garbage = {(byte) 0xff, 0x13, 0x37, 0x00, (byte) 0x80};
         NativeException e = assertThrows(NativeException.class,
-                () -> NativeCalc.create(garbage, INPUT, NO_COLUMNS, NativeAllocator.root()));
+                () -> NativeCalc.create(garbage, INPUT, NO_COLUMNS, OutputFormat.ARROW, NativeAllocator.root()));
         assertTrue(e.getMessage().contains("gatun_calc_create"), e.getMessage());
         assertEquals(0, GatunLibrary.stats().liveHandles());
     }
 
     @Test
     void aPlanWithoutExpressionsKeepsTheRowCountAndConsumesItsInput() {
-        try (NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, NativeAllocator.root())) {
+        try (NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, OutputFormat.ARROW,
+                NativeAllocator.root())) {
             assertEquals(1, GatunLibrary.stats().liveHandles());
             RecordBatch input = rows(7);
             try (RecordBatch out = calc.evaluate(input)) {
@@ -78,7 +88,8 @@ class NativeCalcTest {
 
     @Test
     void aBatchOfAnotherSchemaIsRejectedAndReleased() {
-        try (NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, NativeAllocator.root())) {
+        try (NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, OutputFormat.ARROW,
+                NativeAllocator.root())) {
             RecordBatch other = RecordBatch.allocate(Schema.of(Field.nullable("s", ArrowType.UTF8)), 1);
             other.seal(0);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> calc.evaluate(other));
@@ -88,8 +99,48 @@ class NativeCalcTest {
     }
 
     @Test
+    void theFlinkRowsFormatGivesOneBinaryColumnOfRows() {
+        try (NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, OutputFormat.FLINK_ROWS,
+                NativeAllocator.root())) {
+            assertEquals(OutputFormat.FLINK_ROWS, calc.outputFormat());
+            assertEquals(Schema.of(Field.notNull(NativeCalc.FLINK_ROW_COLUMN, ArrowType.BINARY)), calc.outputSchema());
+            try (RecordBatch out = calc.evaluate(rows(3))) {
+                VarBinaryVector column = out.column(0, VarBinaryVector.class);
+                for (int r = 0; r < 3; r++) { // zero fields: the 8-byte header, row kind INSERT
+                    assertArrayEquals(new byte[8], column.getBytes(r));
+                }
+            }
+        }
+    }
+
+    @Test
+    void anUnknownOutputFormatIsRejectedByRust() {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment plan = call.allocateFrom(ValueLayout.JAVA_BYTE, noExpressions());
+            MemorySegment in = ArrowSchema.allocate(call);
+            MemorySegment expected = ArrowSchema.allocate(call);
+            MemorySegment out = ArrowSchema.allocate(call);
+            CDataExporter.exportSchema(NativeAllocator.root(), INPUT, in);
+            CDataExporter.exportSchema(NativeAllocator.root(), NO_COLUMNS, expected);
+            try {
+                for (int format : new int[] {-1, 2, 42}) {
+                    NativeException e = assertThrows(NativeException.class,
+                            () -> GatunNative.calcCreate(plan, in, expected, format, out));
+                    assertTrue(e.getMessage().contains("argument `output_format` is " + format), e.getMessage());
+                    assertEquals(MemorySegment.NULL, ArrowSchema.release(out), "out_schema written on failure");
+                }
+            } finally {
+                ReleaseUpcall.releaseSchema(in);
+                ReleaseUpcall.releaseSchema(expected);
+            }
+        }
+        assertEquals(0, GatunLibrary.stats().liveHandles());
+    }
+
+    @Test
     void aClosedCalcRefusesWorkAndClosesOnce() {
-        NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, NativeAllocator.root());
+        NativeCalc calc = NativeCalc.create(noExpressions(), INPUT, NO_COLUMNS, OutputFormat.ARROW,
+                NativeAllocator.root());
         calc.close();
         calc.close();
         RecordBatch input = rows(1);

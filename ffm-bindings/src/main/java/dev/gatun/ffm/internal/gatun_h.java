@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)3L;
+    private static final int GATUN_ABI_VERSION = (int)4L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 3
+     * #define GATUN_ABI_VERSION 4
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -130,6 +130,24 @@ public class gatun_h {
      */
     public static int GATUN_ERR_PANIC() {
         return GATUN_ERR_PANIC;
+    }
+    private static final int GATUN_OUTPUT_ARROW = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * #define GATUN_OUTPUT_ARROW 0
+     * }
+     */
+    public static int GATUN_OUTPUT_ARROW() {
+        return GATUN_OUTPUT_ARROW;
+    }
+    private static final int GATUN_OUTPUT_FLINK_ROWS = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define GATUN_OUTPUT_FLINK_ROWS 1
+     * }
+     */
+    public static int GATUN_OUTPUT_FLINK_ROWS() {
+        return GATUN_OUTPUT_FLINK_ROWS;
     }
 
     private static class gatun_abi_version {
@@ -502,6 +520,7 @@ public class gatun_h {
             gatun_h.C_LONG,
             gatun_h.C_POINTER,
             gatun_h.C_POINTER,
+            gatun_h.C_INT,
             gatun_h.C_POINTER,
             gatun_h.C_POINTER,
             gatun_h.C_POINTER,
@@ -516,7 +535,7 @@ public class gatun_h {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
      * }
      */
     public static FunctionDescriptor gatun_calc_create$descriptor() {
@@ -526,7 +545,7 @@ public class gatun_h {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
      * }
      */
     public static MethodHandle gatun_calc_create$handle() {
@@ -536,7 +555,7 @@ public class gatun_h {
     /**
      * Address for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
      * }
      */
     public static MemorySegment gatun_calc_create$address() {
@@ -545,16 +564,16 @@ public class gatun_h {
 
     /**
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
      * }
      */
-    public static int gatun_calc_create(MemorySegment plan, long plan_len, MemorySegment input_schema, MemorySegment expected_output_schema, MemorySegment out_schema, MemorySegment out_calc, MemorySegment err_buf, long err_cap) {
+    public static int gatun_calc_create(MemorySegment plan, long plan_len, MemorySegment input_schema, MemorySegment expected_output_schema, int output_format, MemorySegment out_schema, MemorySegment out_calc, MemorySegment err_buf, long err_cap) {
         var mh$ = gatun_calc_create.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("gatun_calc_create", plan, plan_len, input_schema, expected_output_schema, out_schema, out_calc, err_buf, err_cap);
+                traceDowncall("gatun_calc_create", plan, plan_len, input_schema, expected_output_schema, output_format, out_schema, out_calc, err_buf, err_cap);
             }
-            return (int)mh$.invokeExact(plan, plan_len, input_schema, expected_output_schema, out_schema, out_calc, err_buf, err_cap);
+            return (int)mh$.invokeExact(plan, plan_len, input_schema, expected_output_schema, output_format, out_schema, out_calc, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

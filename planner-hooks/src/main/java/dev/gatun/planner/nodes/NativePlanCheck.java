@@ -1,6 +1,7 @@
 package dev.gatun.planner.nodes;
 
 import dev.gatun.arrow.calc.NativeCalc;
+import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.ffm.NativeException;
@@ -25,7 +26,7 @@ public final class NativePlanCheck {
         try (NativeAllocator allocator = NativeAllocator.create("gatun plan check", Long.MAX_VALUE);
              BatchWriter writer = new BatchWriter(inputType, readPaths, types, 1, true, allocator);
              NativeCalc calc = NativeCalc.create(plan, writer.schema(),
-                     new Schema(types.fields(outputType), Map.of()), allocator)) {
+                     new Schema(types.fields(outputType), Map.of()), OutputFormat.ARROW, allocator)) {
             // compiled, nothing to run
         }
     }

@@ -2,6 +2,7 @@ package dev.gatun.planner.runtime;
 
 import dev.gatun.arrow.batch.RecordBatch;
 import dev.gatun.arrow.calc.NativeCalc;
+import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.transpose.entry.BatchWriter;
@@ -164,12 +165,14 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     private NativeCalc calcFor(BatchWriter w) {
         if (w.carriesRowKind()) {
             if (rowKindCalc == null) {
-                rowKindCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, allocator);
+                rowKindCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, OutputFormat.ARROW,
+                        allocator);
             }
             return rowKindCalc;
         }
         if (insertOnlyCalc == null) {
-            insertOnlyCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, allocator);
+            insertOnlyCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, OutputFormat.ARROW,
+                    allocator);
         }
         return insertOnlyCalc;
     }
