@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.batch.RecordBatch;
 import dev.gatun.arrow.calc.NativeCalc;
+import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.arrow.types.Schema;
@@ -250,7 +251,7 @@ class RegexpSplitDifferentialTest {
              BatchWriter writer = new BatchWriter(input, List.of(new int[] {0}, new int[] {1}, new int[] {2}), TYPES,
                      batchRows, true, allocator);
              NativeCalc calc = NativeCalc.create(plan.build().toByteArray(), writer.schema(),
-                     new Schema(TYPES.fields(output), Map.of()), allocator)) {
+                     new Schema(TYPES.fields(output), Map.of()), OutputFormat.ARROW, allocator)) {
             for (int from = 0; from < rows.size(); from += batchRows) {
                 for (Row row : rows.subList(from, Math.min(rows.size(), from + batchRows))) {
                     writer.write(GenericRowData.of(string(row.s), string(row.sep), row.i));
