@@ -6,6 +6,7 @@ import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.transpose.entry.BatchWriter;
+import dev.gatun.transpose.exit.BinaryRowExit;
 import dev.gatun.transpose.exit.ColumnarRowView;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.ArrayList;
@@ -49,6 +50,8 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     private transient NativeCalc insertOnlyCalc;
     private transient NativeCalc rowKindCalc;
     private transient ColumnarRowView view;
+    /** The exit when Rust writes Flink rows (spec.flinkRowsExit), else null and the view reads Arrow columns. */
+    private transient BinaryRowExit rowsExit;
     private transient StreamRecord<RowData> out;
     private transient boolean timerPending;
     private transient NativeCalcMetrics metrics;
@@ -71,6 +74,7 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         writer = new BatchWriter(spec.inputType(), spec.readPaths(), types, spec.batchRows(),
                 spec.insertOnlyInput(), allocator);
         view = new ColumnarRowView(spec.outputType(), types);
+        rowsExit = spec.flinkRowsExit() ? new BinaryRowExit(spec.outputType().getFieldCount()) : null;
         expectedOutput = new Schema(types.fields(spec.outputType()), java.util.Map.of());
         out = new StreamRecord<>(null);
         metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
@@ -149,6 +153,18 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
         }
+        if (rowsExit != null) {
+            int rows;
+            try (RecordBatch result = evaluated) {
+                budget.check(allocator);
+                rows = rowsExit.bind(result).rowCount();
+                metrics.batchDone(rows);
+            }
+            for (int i = 0; i < rows; i++) {
+                output.collect(out.replace(rowsExit.reusedRow(i)));
+            }
+            return;
+        }
         try (RecordBatch result = evaluated) {
             budget.check(allocator);
             view.bind(result);
@@ -161,18 +177,20 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         }
     }
 
+    private OutputFormat exitFormat() {
+        return spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
+    }
+
     /** The handle for the writer's current schema; a row-kind sidecar needs a second one. */
     private NativeCalc calcFor(BatchWriter w) {
         if (w.carriesRowKind()) {
             if (rowKindCalc == null) {
-                rowKindCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, OutputFormat.ARROW,
-                        allocator);
+                rowKindCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, exitFormat(), allocator);
             }
             return rowKindCalc;
         }
         if (insertOnlyCalc == null) {
-            insertOnlyCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, OutputFormat.ARROW,
-                    allocator);
+            insertOnlyCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, exitFormat(), allocator);
         }
         return insertOnlyCalc;
     }
