@@ -7,6 +7,7 @@
 //! status plus a message in the caller's buffer.
 
 pub mod abi;
+pub mod aggregate;
 mod c_shape;
 pub mod calc;
 mod debug;
