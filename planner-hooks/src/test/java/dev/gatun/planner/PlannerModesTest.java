@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.rewrite.CalcAdmission;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
@@ -82,5 +83,17 @@ class PlannerModesTest {
         } finally {
             q.set("table.exec.mini-batch.enabled", "false");
         }
+    }
+
+    @Test
+    void aCalcOverAWatermarkAssignerCompilesFusedButRunsUnfused() throws Exception {
+        String sql = "SELECT id, a + 1 FROM tw WHERE a > 0";
+        List<CalcDecision> decisions = q.decisions(sql);
+        // The fused plan (gatun.rowtime/gatun.watermark) passed Rust's compile: a refusal would be the note.
+        String note = "not fused with the WatermarkAssigner below: " + CalcAdmission.NOT_EMITTED_YET;
+        assertTrue(decisions.stream().anyMatch(d -> d.isNative() && note.equals(d.note())), decisions.toString());
+        List<String> rows = q.run(sql, true);
+        assertFalse(rows.isEmpty());
+        assertEquals(q.run(sql, false), rows);
     }
 }

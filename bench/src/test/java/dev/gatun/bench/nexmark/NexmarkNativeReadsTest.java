@@ -9,7 +9,7 @@ import dev.gatun.bench.e2e.Query;
 import dev.gatun.bench.rows.RowFormat;
 import dev.gatun.bench.rows.RowShape;
 import dev.gatun.planner.Gatun;
-import dev.gatun.planner.nodes.NativeCalcSpec;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.rewrite.PlanReport;
 import dev.gatun.planner.runtime.NativeCalcOperator;

@@ -22,17 +22,17 @@ public final class NativePlanCheck {
 
     /** Throws the native library's refusal, if any. */
     public static void compile(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType,
-                               TypeMapping types) throws NativeException {
+                               TypeMapping types, OutputFormat exit) throws NativeException {
         try (NativeAllocator allocator = NativeAllocator.create("gatun plan check", Long.MAX_VALUE);
              BatchWriter writer = new BatchWriter(inputType, readPaths, types, 1, true, allocator);
              NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC, plan, writer.schema(),
-                     new Schema(types.fields(outputType), Map.of()), OutputFormat.ARROW, allocator)) {
+                     new Schema(types.fields(outputType), Map.of()), exit, allocator)) {
             // compiled, nothing to run
         }
     }
 
     static void compile(NativeCalcSpec spec) throws NativeException {
         compile(spec.substraitPlan(), spec.inputType(), spec.readPaths(), spec.outputType(),
-                new TypeMapping(spec.nanosecondTimestamps()));
+                new TypeMapping(spec.nanosecondTimestamps()), spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW);
     }
 }

@@ -22,7 +22,12 @@ public final class StreamPhysicalNativeCalc extends StreamPhysicalCalc {
     private final NativeCalcSpec spec;
 
     public StreamPhysicalNativeCalc(StreamPhysicalCalc calc, NativeCalcSpec spec) {
-        this(calc.getCluster(), calc.getTraitSet(), calc.getInput(), calc.getProgram(), calc.getRowType(), spec);
+        this(calc, calc.getInput(), spec);
+    }
+
+    /** The island of {@code calc} over {@code input} (the fused nodes under it, when it assigns watermarks). */
+    public StreamPhysicalNativeCalc(StreamPhysicalCalc calc, RelNode input, NativeCalcSpec spec) {
+        this(calc.getCluster(), calc.getTraitSet(), input, calc.getProgram(), calc.getRowType(), spec);
     }
 
     private StreamPhysicalNativeCalc(org.apache.calcite.plan.RelOptCluster cluster, RelTraitSet traits,

@@ -1,21 +1,27 @@
 package dev.gatun.planner.rewrite;
 
+import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.nodes.NativePlanCheck;
+import dev.gatun.planner.runtime.NativeCalcOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.substrait.CalcTranslator;
+import dev.gatun.planner.substrait.WatermarkExprs;
+import dev.gatun.transpose.exit.BinaryRowExit;
 import dev.gatun.planner.substrait.NotAdmittedException;
 import dev.gatun.planner.substrait.ReadPaths;
 import dev.gatun.transpose.types.TypeMapping;
 import dev.gatun.transpose.types.TypeMappingException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.flink.table.api.TableConfig;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
@@ -39,8 +45,47 @@ public final class CalcAdmission {
 
     public CalcDecision decide(StreamPhysicalCalc calc) {
         String name = calc.getRelDetailedDescription();
+        return decide(name, () -> {
+            RexProgram program = calc.getProgram();
+            RexBuilder rex = calc.getCluster().getRexBuilder();
+            // SEARCH (Calcite's compact IN / range form) becomes the comparisons it stands for
+            List<RexNode> projections = program.getProjectList().stream()
+                    .map(p -> RexUtil.expandSearch(rex, null, program.expandLocalRef(p))).toList();
+            RexNode condition = program.getCondition() == null ? null
+                    : RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
+            return admit(calc.getInput(), calc, projections, condition, null);
+        });
+    }
+
+    /** Why a fused island stays unfused while the operator cannot emit the watermarks it assigns. */
+    public static final String NOT_EMITTED_YET = "the native library assigns the watermarks of this plan, but the"
+            + " island's operator does not emit them yet";
+
+    /**
+     * The decision for a Calc fused with the WatermarkAssigner (and computed-column Calc) under it
+     * ({@link WatermarkFusion}): one island that also assigns the watermarks.
+     */
+    public CalcDecision decide(WatermarkFusion fusion) {
+        String name = fusion.top().getRelDetailedDescription() + " fused with "
+                + fusion.assigner().getRelDetailedDescription()
+                + (fusion.bottom() == null ? "" : " and " + fusion.bottom().getRelDetailedDescription());
+        return decide(name, () -> {
+            if (config.get(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT).toMillis() > 0) {
+                throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT.key()
+                        + " is set, and Gatun does not mark its input idle");
+            }
+            NativeCalcSpec spec = admit(fusion.input(), fusion.top(), fusion.projections(), fusion.condition(),
+                    new WatermarkExprs(fusion.rowtime(), fusion.watermark()));
+            if (!NativeCalcOperator.EMITS_ASSIGNED_WATERMARKS) {
+                throw new NotAdmittedException(NOT_EMITTED_YET);
+            }
+            return spec;
+        });
+    }
+
+    private CalcDecision decide(String name, java.util.function.Supplier<NativeCalcSpec> admission) {
         try {
-            return CalcDecision.nativeCalc(name, admit(calc));
+            return CalcDecision.nativeCalc(name, admission.get());
         } catch (NotAdmittedException e) {
             return CalcDecision.stock(name, e.getMessage());
         } catch (RuntimeException e) {
@@ -49,43 +94,48 @@ public final class CalcAdmission {
         }
     }
 
-    private NativeCalcSpec admit(StreamPhysicalCalc calc) {
-        RexProgram program = calc.getProgram();
-        RexBuilder rex = calc.getCluster().getRexBuilder();
-        // SEARCH (Calcite's compact IN / range form) becomes the comparisons it stands for
-        List<RexNode> projections = program.getProjectList().stream()
-                .map(p -> RexUtil.expandSearch(rex, null, program.expandLocalRef(p))).toList();
-        RexNode condition = program.getCondition() == null ? null
-                : RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
+    /**
+     * @param input what the island reads
+     * @param calc the Calc whose output the island emits
+     * @param watermark the assigner's expressions over {@code input}'s rows, or null
+     */
+    private NativeCalcSpec admit(RelNode input, StreamPhysicalCalc calc, List<RexNode> projections,
+                                 RexNode condition, WatermarkExprs watermark) {
         List<RexNode> all = new ArrayList<>(projections);
         if (condition != null) {
             all.add(condition);
         }
-        RowType inputType = FlinkTypeFactory.toLogicalRowType(calc.getInput().getRowType());
+        if (watermark != null) {
+            all.add(watermark.rowtime());
+            all.add(watermark.watermark());
+        }
+        RowType inputType = FlinkTypeFactory.toLogicalRowType(input.getRowType());
         RowType outputType = FlinkTypeFactory.toLogicalRowType(calc.getRowType());
         List<int[]> readPaths = ReadPaths.of(all);
         checkTypes(inputType, readPaths, outputType);
 
-        byte[] plan = new CalcTranslator(inputType, readPaths, types,
-                config.get(GatunOptions.DISABLED_FUNCTIONS)).translate(projections, condition, outputType);
-        checkNatively(plan, inputType, readPaths, outputType);
+        byte[] plan = new CalcTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
+                .translate(projections, condition, outputType, watermark);
+        OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
+        checkNatively(plan, inputType, readPaths, outputType, exit);
         // after translation, so that a Calc the cost rule rejects still names what would stop it natively
         String rejection = new CostRule(config).rejection(projections, condition);
         if (rejection != null) {
             throw new NotAdmittedException(rejection);
         }
-        return new NativeCalcSpec(plan, inputType, readPaths, outputType, isInsertOnly(calc),
+        return new NativeCalcSpec(plan, inputType, readPaths, outputType, isInsertOnly(input),
                 config.get(GatunOptions.BATCH_ROWS), config.get(GatunOptions.BATCH_LATENCY).toMillis(),
-                types.nanosecondTimestamps());
+                types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, watermark != null);
     }
 
     /**
      * Compiles the plan in Rust once at planning time, so that a plan Rust refuses keeps the Calc
      * on Flink with Rust's reason instead of failing the job when the operator opens.
      */
-    private void checkNatively(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType) {
+    private void checkNatively(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType,
+                               OutputFormat exit) {
         try {
-            NativePlanCheck.compile(plan, inputType, readPaths, outputType, types);
+            NativePlanCheck.compile(plan, inputType, readPaths, outputType, types, exit);
         } catch (NativeException e) {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
@@ -110,7 +160,7 @@ public final class CalcAdmission {
         return type;
     }
 
-    private static boolean isInsertOnly(StreamPhysicalCalc calc) {
-        return calc.getInput() instanceof StreamPhysicalRel input && ChangelogPlanUtils.isInsertOnly(input);
+    private static boolean isInsertOnly(RelNode input) {
+        return input instanceof StreamPhysicalRel rel && ChangelogPlanUtils.isInsertOnly(rel);
     }
 }

@@ -1,6 +1,9 @@
 package dev.gatun.planner.rewrite;
 
+import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
+import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
+import dev.gatun.planner.substrait.NotAdmittedException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -25,11 +28,20 @@ final class NativeCalcRewriter {
         if (done != null) {
             return done; // a shared subtree is rewritten once
         }
+        String notFused = null;
+        if (node.getClass() == StreamPhysicalCalc.class) {
+            Fused fused = fuse((StreamPhysicalCalc) node);
+            if (fused.island != null) {
+                rewritten.put(node, fused.island);
+                return fused.island;
+            }
+            notFused = fused.reason;
+        }
         RelNode withInputs = rewriteInputs(node);
         RelNode result = withInputs;
         if (withInputs.getClass() == StreamPhysicalCalc.class) {
             StreamPhysicalCalc calc = (StreamPhysicalCalc) withInputs;
-            CalcDecision decision = admission.decide(calc);
+            CalcDecision decision = admission.decide(calc).withNote(notFused);
             PlanReport.record(decision);
             if (decision.isNative()) {
                 LOG.debug("Gatun: {}", decision);
@@ -43,6 +55,37 @@ final class NativeCalcRewriter {
         rewritten.put(node, result);
         return result;
     }
+
+    /**
+     * The island of {@code top} fused with the WatermarkAssigner (and computed-column Calc) under
+     * it, or null when they do not fuse (the reason is recorded, and the Calc is then decided alone).
+     */
+    private Fused fuse(StreamPhysicalCalc top) {
+        WatermarkFusion fusion;
+        try {
+            fusion = WatermarkFusion.of(top);
+        } catch (NotAdmittedException e) {
+            return new Fused(null, e.getMessage());
+        }
+        if (fusion == null) {
+            return new Fused(null, null);
+        }
+        CalcDecision decision = admission.decide(fusion);
+        if (!decision.isNative()) {
+            return new Fused(null, "not fused with the WatermarkAssigner below: " + decision.reason());
+        }
+        PlanReport.record(decision);
+        LOG.debug("Gatun: {}", decision);
+        RelNode input = rewrite(fusion.input());
+        if (fusion.bottom() != null) {
+            input = new StreamPhysicalFusedCalc(fusion.bottom(), input, decision.spec());
+        }
+        input = new StreamPhysicalFusedWatermarkAssigner(fusion.assigner(), input, decision.spec());
+        return new Fused(new StreamPhysicalNativeCalc(top, input, decision.spec()), null);
+    }
+
+    /** A fused island, or why there is none (null when nothing was there to fuse). */
+    private record Fused(RelNode island, String reason) {}
 
     private RelNode rewriteInputs(RelNode node) {
         List<RelNode> inputs = node.getInputs();

@@ -6,6 +6,7 @@ import dev.gatun.arrow.operator.NativeOperator;
 import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.transpose.entry.BatchWriter;
+import dev.gatun.transpose.exit.BinaryRowExit;
 import dev.gatun.transpose.exit.ColumnarRowView;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.ArrayList;
@@ -41,6 +42,12 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput, ProcessingTimeCallback {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcOperator.class);
+    /**
+     * Whether this operator emits the watermarks a fused plan assigns ({@code spec.assignsWatermarks}:
+     * the native side returns them with each batch). Not yet: until it does, the planner keeps such
+     * islands unfused, and every handle here is created and fed without watermarks.
+     */
+    public static final boolean EMITS_ASSIGNED_WATERMARKS = false;
 
     private final NativeCalcSpec spec;
 
@@ -49,6 +56,8 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     private transient NativeOperator insertOnlyCalc;
     private transient NativeOperator rowKindCalc;
     private transient ColumnarRowView view;
+    /** The exit when Rust writes Flink rows (spec.flinkRowsExit), else null and the view reads Arrow columns. */
+    private transient BinaryRowExit rowsExit;
     private transient StreamRecord<RowData> out;
     private transient boolean timerPending;
     private transient NativeCalcMetrics metrics;
@@ -71,6 +80,7 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         writer = new BatchWriter(spec.inputType(), spec.readPaths(), types, spec.batchRows(),
                 spec.insertOnlyInput(), allocator);
         view = new ColumnarRowView(spec.outputType(), types);
+        rowsExit = spec.flinkRowsExit() ? new BinaryRowExit(spec.outputType().getFieldCount()) : null;
         expectedOutput = new Schema(types.fields(spec.outputType()), java.util.Map.of());
         out = new StreamRecord<>(null);
         metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
@@ -149,6 +159,18 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
         }
+        if (rowsExit != null) {
+            int rows;
+            try (RecordBatch result = evaluated) {
+                budget.check(allocator);
+                rows = rowsExit.bind(result).rowCount();
+                metrics.batchDone(rows);
+            }
+            for (int i = 0; i < rows; i++) {
+                output.collect(out.replace(rowsExit.reusedRow(i)));
+            }
+            return;
+        }
         try (RecordBatch result = evaluated) {
             budget.check(allocator);
             view.bind(result);
@@ -159,6 +181,10 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
             }
             metrics.batchDone(rows);
         }
+    }
+
+    private OutputFormat exitFormat() {
+        return spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
     }
 
     /** The handle for the writer's current schema; a row-kind sidecar needs a second one. */
@@ -177,7 +203,7 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
 
     private NativeOperator createCalc(BatchWriter w) {
         return NativeOperator.create(NativeOperator.Kind.CALC, spec.substraitPlan(), w.schema(), expectedOutput,
-                OutputFormat.ARROW, allocator);
+                exitFormat(), allocator);
     }
 
     @Override

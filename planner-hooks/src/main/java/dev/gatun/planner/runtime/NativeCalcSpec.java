@@ -21,6 +21,10 @@ import org.apache.flink.table.types.logical.RowType;
  * @param batchRows rows per batch
  * @param latencyMillis flush a partial batch at the latest this long after its first row
  * @param nanosecondTimestamps whether TIMESTAMP(7..9) crosses as Arrow nanoseconds
+ * @param flinkRowsExit whether Rust writes the result rows in Flink's binary row format (else the
+ *     result is Arrow columns read through a view); false in plans compiled before it existed
+ * @param assignsWatermarks whether the island also does the work of a WatermarkAssigner it was
+ *     fused with (the plan then has {@code gatun.rowtime} and {@code gatun.watermark})
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -34,7 +38,9 @@ public record NativeCalcSpec(
         @JsonProperty("insertOnlyInput") boolean insertOnlyInput,
         @JsonProperty("batchRows") int batchRows,
         @JsonProperty("latencyMillis") long latencyMillis,
-        @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps) implements Serializable {
+        @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps,
+        @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
+        @JsonProperty("assignsWatermarks") boolean assignsWatermarks) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -60,6 +66,10 @@ public record NativeCalcSpec(
         if (!insertOnlyInput) {
             sb.append(", rowKind");
         }
+        if (assignsWatermarks) {
+            sb.append(", watermarks");
+        }
+        sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
         return sb.append(", batch=").append(batchRows).toString();
     }
 
@@ -85,6 +95,7 @@ public record NativeCalcSpec(
                 && inputType.equals(s.inputType) && outputType.equals(s.outputType)
                 && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
+                && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
                 && pathsEqual(readPaths, s.readPaths);
     }
 

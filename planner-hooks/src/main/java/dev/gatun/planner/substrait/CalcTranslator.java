@@ -82,6 +82,16 @@ public final class CalcTranslator {
     }
 
     public byte[] translate(List<RexNode> projections, RexNode condition, RowType outputType) {
+        return translate(projections, condition, outputType, null);
+    }
+
+    /**
+     * As {@link #translate(List, RexNode, RowType)}, plus a WatermarkAssigner's rowtime and
+     * watermark expressions (named {@value WatermarkExprs#ROWTIME_NAME} and
+     * {@value WatermarkExprs#WATERMARK_NAME}) when {@code watermark} is not null.
+     */
+    public byte[] translate(List<RexNode> projections, RexNode condition, RowType outputType,
+                            WatermarkExprs watermark) {
         ExtendedExpression.Builder plan = ExtendedExpression.newBuilder().setBaseSchema(baseSchema());
         for (int i = 0; i < projections.size(); i++) {
             String name = outputType.getFieldNames().get(i);
@@ -100,10 +110,35 @@ public final class CalcTranslator {
             requireBoolean(c, "the filter");
             plan.addReferredExpr(ExpressionReference.newBuilder().setExpression(c.expr).addOutputNames(FILTER_NAME));
         }
+        if (watermark != null) {
+            plan.addReferredExpr(ExpressionReference.newBuilder()
+                    .setExpression(millisecondTimestamp(watermark.rowtime(), "the rowtime").expr)
+                    .addOutputNames(WatermarkExprs.ROWTIME_NAME));
+            plan.addReferredExpr(ExpressionReference.newBuilder()
+                    .setExpression(millisecondTimestamp(watermark.watermark(), "the watermark").expr)
+                    .addOutputNames(WatermarkExprs.WATERMARK_NAME));
+        }
         anchors.forEach((name, anchor) -> plan.addExtensions(SimpleExtensionDeclaration.newBuilder()
                 .setExtensionFunction(SimpleExtensionDeclaration.ExtensionFunction.newBuilder()
                         .setFunctionAnchor(anchor).setName(name))));
         return plan.build().toByteArray();
+    }
+
+    /** A WatermarkAssigner's expression: a TIMESTAMP or TIMESTAMP_LTZ of at most millisecond precision. */
+    private Typed millisecondTimestamp(RexNode node, String what) {
+        Typed t = translate(node);
+        boolean millis = switch (t.type.getTypeRoot()) {
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> ((org.apache.flink.table.types.logical.TimestampType) t.type)
+                    .getPrecision() <= 3;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((org.apache.flink.table.types.logical.LocalZonedTimestampType)
+                    t.type).getPrecision() <= 3;
+            default -> false;
+        };
+        if (!millis) {
+            throw new NotAdmittedException(what + " is "
+                    + t.type.asSummaryString() + ", not a TIMESTAMP of at most millisecond precision");
+        }
+        return t;
     }
 
     /** One column per read path, named and typed as {@code BatchWriter.schema()} has it. */
