@@ -278,3 +278,96 @@ pub unsafe extern "C" fn gatun_operator_free(
     // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
     unsafe { guard("gatun_operator_free", err_buf, err_cap, body) }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::CStr;
+    use std::ptr;
+
+    use arrow::array::{ArrayRef, Int32Array, RecordBatch, StructArray};
+    use arrow::datatypes::{DataType, Field, Fields, Schema};
+
+    use super::*;
+    use crate::ffi::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PANIC, GATUN_OK};
+    use crate::ffi::export::export_array;
+
+    /// A kind whose every call panics (no shipped kind should).
+    #[derive(Debug)]
+    struct Panics(Fields);
+
+    impl NativeOperator for Panics {
+        fn output_fields(&self) -> &Fields {
+            &self.0
+        }
+
+        fn assigns_watermarks(&self) -> bool {
+            false
+        }
+
+        fn process(
+            &mut self,
+            _: RecordBatch,
+            _: Option<ArrayRef>,
+            _: Option<&mut Progress>,
+        ) -> GatunResult<Option<arrow::array::StructArray>> {
+            panic!("a kind's bug");
+        }
+
+        fn flush(&mut self) -> GatunResult<Option<arrow::array::StructArray>> {
+            Ok(None)
+        }
+    }
+
+    fn message(buf: &[c_char]) -> String {
+        // SAFETY: the guard NUL-terminates within the buffer.
+        unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn a_panic_inside_a_kind_leaves_a_handle_that_refuses_work_and_can_be_freed() {
+        let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
+        let input = InputSchema::new(Arc::clone(&schema), "input_schema").unwrap();
+        let handle = Box::into_raw(Box::new(GatunOperator {
+            input: BatchImport::new(input),
+            assigns_watermarks: false,
+            operator: Mutex::new(Box::new(Panics(Fields::empty()))),
+        }));
+        LIVE.insert(handle);
+        handle_created();
+        let batch = || {
+            let a: ArrayRef = Arc::new(Int32Array::from(vec![1]));
+            let batch = RecordBatch::try_new(Arc::clone(&schema), vec![a]).unwrap();
+            export_array(&arrow::array::Array::to_data(&StructArray::from(batch)))
+        };
+        let mut err = [0 as c_char; 256];
+        let mut out = FFI_ArrowArray::empty();
+        let mut process = |expected: i32| {
+            let mut input = batch();
+            // SAFETY: valid pointers; `handle` is live.
+            let status = unsafe {
+                gatun_operator_process(
+                    handle,
+                    &mut input,
+                    ptr::null_mut(),
+                    &mut out,
+                    err.as_mut_ptr(),
+                    err.len(),
+                )
+            };
+            assert_eq!(status, expected, "{}", message(&err));
+            assert!(input.is_released() && out.is_released());
+            message(&err)
+        };
+        assert!(process(GATUN_ERR_PANIC).contains("a kind's bug"));
+        let m = process(GATUN_ERR_EXECUTION);
+        assert!(m.contains("panicked in an earlier call"), "{m}");
+        // SAFETY: as above.
+        let status = unsafe { gatun_operator_flush(handle, &mut out, err.as_mut_ptr(), err.len()) };
+        assert_eq!(status, GATUN_ERR_EXECUTION);
+        // SAFETY: `handle` is live and freed once here.
+        let status = unsafe { gatun_operator_free(handle, err.as_mut_ptr(), err.len()) };
+        assert_eq!(status, GATUN_OK, "{}", message(&err));
+    }
+}

@@ -41,7 +41,7 @@ fn plan_over(schema: &Schema, filter: bool) -> Vec<u8> {
         (ROWTIME_NAME, col("ts")),
         (WATERMARK_NAME, col("wm")),
     ];
-    plan(schema, &named, filter.then(|| positive()))
+    plan(schema, &named, filter.then(positive))
 }
 
 fn positive() -> Expr {
