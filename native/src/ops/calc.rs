@@ -6,11 +6,12 @@
 //! assigns watermarks also names [`ROWTIME_NAME`] and [`WATERMARK_NAME`] (see
 //! [`super::watermark`]). None of the three is an output column.
 
+use std::sync::Arc;
+
 use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, StructArray};
 use arrow::compute::{filter, FilterBuilder};
 use arrow::datatypes::{DataType, Field, Fields, Schema};
 use arrow::record_batch::RecordBatchOptions;
-use std::sync::Arc;
 
 use super::output::{Output, OutputFormat};
 use super::rowkind::{InputSchema, ROW_KIND_COLUMN};
@@ -50,55 +51,7 @@ impl Calc {
                 )));
             }
         }
-        let mut projections = Vec::new();
-        let (mut filter, mut rowtime, mut watermark) = (None, None, None);
-        for compiled in compile(plan, &input.columns)? {
-            let slot = match compiled.name.as_str() {
-                FILTER_NAME => {
-                    if compiled.data_type != DataType::Boolean {
-                        return Err(GatunError::plan(format!(
-                            "{} is {}, expected BOOLEAN",
-                            compiled.describe(),
-                            compiled.data_type
-                        )));
-                    }
-                    &mut filter
-                }
-                ROWTIME_NAME => &mut rowtime,
-                WATERMARK_NAME => &mut watermark,
-                name if name.starts_with(ROLE_PREFIX) => {
-                    return Err(GatunError::plan(format!(
-                        "unknown expression `{name}`: a Calc plan names `{FILTER_NAME}`, \
-                         `{ROWTIME_NAME}` and `{WATERMARK_NAME}` in the `{ROLE_PREFIX}` namespace"
-                    )))
-                }
-                _ => {
-                    projections.push(compiled);
-                    continue;
-                }
-            };
-            if let Some(previous) = slot.replace(compiled) {
-                return Err(GatunError::plan(format!(
-                    "more than one expression is named `{}`",
-                    previous.name
-                )));
-            }
-        }
-        let watermarks = match (rowtime, watermark) {
-            (None, None) => None,
-            (Some(r), Some(w)) => Some(WatermarkAssigner::new(r, w)?),
-            (r, _) => {
-                let (has, lacks) = if r.is_some() {
-                    (ROWTIME_NAME, WATERMARK_NAME)
-                } else {
-                    (WATERMARK_NAME, ROWTIME_NAME)
-                };
-                return Err(GatunError::plan(format!(
-                    "the plan names `{has}` but not `{lacks}`: a plan that assigns \
-                     watermarks names both"
-                )));
-            }
-        };
+        let (projections, filter, watermarks) = split(compile(plan, &input.columns)?)?;
         let columns = output_fields(&projections, expected)?;
         let watermark_field = watermarks
             .as_ref()
@@ -177,6 +130,62 @@ impl NativeOperator for Calc {
     fn flush(&mut self) -> GatunResult<Option<StructArray>> {
         Ok(None)
     }
+}
+
+/// The projections, the filter and the watermark assigner of a Calc plan's expressions.
+fn split(
+    expressions: Vec<Compiled>,
+) -> GatunResult<(Vec<Compiled>, Option<Compiled>, Option<WatermarkAssigner>)> {
+    let mut projections = Vec::new();
+    let (mut filter, mut rowtime, mut watermark) = (None, None, None);
+    for compiled in expressions {
+        let slot = match compiled.name.as_str() {
+            FILTER_NAME => {
+                if compiled.data_type != DataType::Boolean {
+                    return Err(GatunError::plan(format!(
+                        "{} is {}, expected BOOLEAN",
+                        compiled.describe(),
+                        compiled.data_type
+                    )));
+                }
+                &mut filter
+            }
+            ROWTIME_NAME => &mut rowtime,
+            WATERMARK_NAME => &mut watermark,
+            name if name.starts_with(ROLE_PREFIX) => {
+                return Err(GatunError::plan(format!(
+                    "unknown expression `{name}`: a Calc plan names `{FILTER_NAME}`, \
+                     `{ROWTIME_NAME}` and `{WATERMARK_NAME}` in the `{ROLE_PREFIX}` namespace"
+                )))
+            }
+            _ => {
+                projections.push(compiled);
+                continue;
+            }
+        };
+        if let Some(previous) = slot.replace(compiled) {
+            return Err(GatunError::plan(format!(
+                "more than one expression is named `{}`",
+                previous.name
+            )));
+        }
+    }
+    let watermarks = match (rowtime, watermark) {
+        (None, None) => None,
+        (Some(r), Some(w)) => Some(WatermarkAssigner::new(r, w)?),
+        (r, _) => {
+            let (has, lacks) = if r.is_some() {
+                (ROWTIME_NAME, WATERMARK_NAME)
+            } else {
+                (WATERMARK_NAME, ROWTIME_NAME)
+            };
+            return Err(GatunError::plan(format!(
+                "the plan names `{has}` but not `{lacks}`: a plan that assigns watermarks \
+                 names both"
+            )));
+        }
+    };
+    Ok((projections, filter, watermarks))
 }
 
 /// Keeps the rows whose `predicate` is TRUE (NULL counts as FALSE).
