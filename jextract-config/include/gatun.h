@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 4
+#define GATUN_ABI_VERSION 5
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -38,7 +38,10 @@ extern "C" {
 #define GATUN_ERR_EXECUTION 4
 #define GATUN_ERR_PANIC 5
 
-/* gatun_calc_create output formats. */
+/* gatun_operator_create kinds. */
+#define GATUN_OPERATOR_CALC 1
+
+/* gatun_operator_create output formats. */
 #define GATUN_OUTPUT_ARROW 0
 #define GATUN_OUTPUT_FLINK_ROWS 1
 
@@ -75,7 +78,7 @@ int32_t gatun_roundtrip(const struct ArrowSchema* in_schema, struct ArrowArray* 
  * struct "+s" schema for a batch, or any other type; borrowed at create: schemas
  * cross once). gatun_passthrough
  * moves input in (consumed on every path, like gatun_roundtrip), checks its shape
- * against the schema and imports it like gatun_calc_evaluate (no copy), then exports
+ * against the schema and imports it like gatun_operator_process (no copy), then exports
  * the same buffers into the caller-allocated output (release it once). Values are
  * never read: there is no full validation, unlike gatun_roundtrip. Handles count as
  * live handles; NULL, freed or unknown handles are GATUN_ERR_INVALID_ARGUMENT.
@@ -91,71 +94,123 @@ int32_t gatun_passthrough(GatunPassthrough* passthrough, struct ArrowArray* inpu
 int32_t gatun_passthrough_free(GatunPassthrough* passthrough, char* err_buf, size_t err_cap);
 
 /*
- * Calc: a Flink Calc (projections + optional filter) compiled once, evaluated per batch.
+ * Operator: one native operator handle for every kind (GATUN_OPERATOR_*), compiled once
+ * for one input schema and fed batch by batch. A kind that buffers rows (aggregates)
+ * emits them when it has some and on gatun_operator_flush.
+ *
+ * Calls on one handle take turns (a call waits for the one in progress); freeing a
+ * handle during a call is not allowed. NULL, freed or unknown handles are
+ * GATUN_ERR_INVALID_ARGUMENT naming the argument `op`. After a GATUN_ERR_PANIC inside
+ * a kind, every later process/flush of that handle fails with GATUN_ERR_EXECUTION (its
+ * state is unknown); it can still be freed.
+ */
+typedef struct GatunOperator GatunOperator;
+
+/*
+ * The state of Flink's WatermarkAssignerOperator across the batches of one operator
+ * whose plan assigns watermarks (see GATUN_OPERATOR_CALC). The caller keeps it between
+ * calls; gatun_operator_process updates it in place on success only.
+ */
+typedef struct GatunWatermarkProgress {
+  int64_t current;   /* in/out: the highest watermark seen so far (currentWatermark; starts at 0) */
+  int64_t last;      /* in/out: the last watermark emitted (lastWatermark; starts at 0) */
+  int64_t interval;  /* in: pipeline.auto-watermark-interval in ms (may be 0) */
+  int64_t after;     /* out: a watermark to emit after the last output row of this batch, or INT64_MIN for none */
+} GatunWatermarkProgress;
+
+/*
+ * Compiles an operator of `kind` (GATUN_OPERATOR_*; any other value:
+ * GATUN_ERR_INVALID_ARGUMENT).
  *
  * plan/plan_len: a serialized Substrait ExtendedExpression (spec 0.77.0, the Rust
  * `substrait` crate 0.62.2 of datafusion-substrait 53.1, the same spec as io.substrait:core
- * 0.73.0; pinned in native/admission/substrait-spec-version). referred_expr lists the
- * projections in output order, each named by output_names[0]; the filter, if any, is
- * one more BOOLEAN expression named exactly "gatun.filter" (anywhere in the list; not
- * an output column). base_schema describes the input without the row-kind column.
- * Only admitted constructs and functions compile (native/admission/functions.json);
- * anything else fails with GATUN_ERR_PLAN naming the column and the expression.
+ * 0.73.0; pinned in native/admission/substrait-spec-version). base_schema describes the
+ * input without the row-kind column. Only admitted constructs and functions compile
+ * (native/admission/functions.json); anything else fails with GATUN_ERR_PLAN naming the
+ * column and the expression.
+ *
+ * GATUN_OPERATOR_CALC, a Flink Calc (projections + optional filter), optionally preceded
+ * by Flink's WatermarkAssignerOperator: referred_expr lists the projections in output
+ * order, each named by output_names[0]. Three names in the "gatun." namespace are not
+ * output columns (anywhere in the list, each at most once; any other "gatun." name is
+ * GATUN_ERR_PLAN):
+ *  - "gatun.filter": the filter, BOOLEAN;
+ *  - "gatun.rowtime" and "gatun.watermark", both or neither, each Timestamp(ms) with no
+ *    zone or zone "UTC": the plan assigns watermarks. Per batch, over ALL input rows in
+ *    order and before the filter (as Flink's WatermarkAssignerOperator sees them), row i:
+ *    a NULL rowtime fails the call with GATUN_ERR_EXECUTION and Flink's message
+ *    "RowTime field should not be null, please convert it to a non-null long value.";
+ *    a non-NULL watermark value w raises current to max(current, w); the row is emitted
+ *    if the filter selects it; then if current - last > interval (two's complement
+ *    wrap-around, as Java's long) and current > last, last = current and the watermark
+ *    current is emitted after that row. The emissions come back relative to the output
+ *    rows: the result has one more column, last, the nullable Int64 "__gatun_watermark",
+ *    whose value j is the watermark to emit BEFORE output row j (several watermarks with
+ *    no output row between them collapse into the last), NULL for none; a watermark
+ *    emitted after the batch's last output row goes to progress->after (INT64_MIN for
+ *    none).
  *
  * input_schema: the input batches' struct ("+s") schema; borrowed for the call. A
  * top-level Int8 field "__gatun_row_kind" is the row-kind sidecar: never referenced
- * by the plan, filtered with its rows and appended as the LAST output column.
- * expected_output_schema: the Calc's row type as Java computed it ("+s", borrowed,
- * without the row-kind column); each projection's derived Arrow type must equal the
- * expected one (GATUN_ERR_PLAN naming the column and both types otherwise): Rust
- * never coerces.
+ * by the plan, filtered with its rows and appended after the output columns.
+ * expected_output_schema: the output row type as Java computed it ("+s", borrowed,
+ * without the row-kind and watermark columns); each projection's derived Arrow type
+ * must equal the expected one (GATUN_ERR_PLAN naming the column and both types
+ * otherwise): Rust never coerces.
  * output_format: how result batches come back (any other value:
  * GATUN_ERR_INVALID_ARGUMENT):
- *  - GATUN_OUTPUT_ARROW: one column per projection, plus the row-kind column last
- *    when the input has one;
- *  - GATUN_OUTPUT_FLINK_ROWS: exactly one non-null Binary column "__gatun_flink_row"
- *    whose value i is output row i in Flink's BinaryRowData format (the bytes
- *    Flink's BinaryRowWriter writes into fresh memory, little-endian; the row kind in
- *    header byte 0, INSERT without a row-kind column; docs/native.md). Only flat
- *    types are encoded: an output column of a nested type (ARRAY, MAP, MULTISET,
- *    ROW) fails with GATUN_ERR_PLAN naming it.
+ *  - GATUN_OUTPUT_ARROW: one column per projection, then the row-kind column when the
+ *    input has one, then "__gatun_watermark" when the plan assigns watermarks;
+ *  - GATUN_OUTPUT_FLINK_ROWS: one non-null Binary column "__gatun_flink_row" whose value
+ *    i is output row i in Flink's BinaryRowData format (the bytes Flink's BinaryRowWriter
+ *    writes into fresh memory, little-endian; the row kind in header byte 0, INSERT
+ *    without a row-kind column; docs/native.md), then "__gatun_watermark" when the plan
+ *    assigns watermarks. Only flat types are encoded: an output column of a nested type
+ *    (ARRAY, MAP, MULTISET, ROW) fails with GATUN_ERR_PLAN naming it.
  * out_schema (caller-allocated, filled on success, released by the caller): the
- * actual output schema: for GATUN_OUTPUT_ARROW the expected names, nullability and
- * metadata with the derived types, plus the row-kind field when the input has one;
- * for GATUN_OUTPUT_FLINK_ROWS the one Binary field.
- * out_calc receives the handle on success (live handle count + 1); on failure neither
- * out_schema nor out_calc is written.
+ * actual output schema: the expected names, nullability and metadata with the derived
+ * types, and the extra columns above.
+ * out_operator receives the handle on success (live handle count + 1); on failure
+ * neither out_schema nor out_operator is written.
  */
-typedef struct GatunCalc GatunCalc;
-
-int32_t gatun_calc_create(const uint8_t* plan, size_t plan_len,
-                          const struct ArrowSchema* input_schema,
-                          const struct ArrowSchema* expected_output_schema,
-                          int32_t output_format,
-                          struct ArrowSchema* out_schema, GatunCalc** out_calc,
-                          char* err_buf, size_t err_cap);
+int32_t gatun_operator_create(uint32_t kind, const uint8_t* plan, size_t plan_len,
+                              const struct ArrowSchema* input_schema,
+                              const struct ArrowSchema* expected_output_schema,
+                              int32_t output_format,
+                              struct ArrowSchema* out_schema, GatunOperator** out_operator,
+                              char* err_buf, size_t err_cap);
 
 /*
- * Evaluates one batch: input is a struct array of the handle's input schema, moved in
+ * Processes one batch: input is a struct array of the handle's input schema, moved in
  * and consumed on every path (like gatun_roundtrip), imported without copying and
- * checked against the input schema (GATUN_ERR_ARROW naming the field). The filter runs
- * first (NULL = FALSE), then the projections on the remaining rows, with Flink's
- * row-wise AND/OR/CASE short-circuiting. On success the result struct array, in the
- * handle's output format, is written to the caller-allocated output (release it
- * once); a filter that drops every row gives a valid 0-row batch, and a Calc without
- * columns keeps the row count (as rows of an empty fixed part in the Flink-rows
- * format). A
- * runtime error (e.g. integer division by zero, where Flink raises) returns
+ * checked against the input schema (GATUN_ERR_ARROW naming the field).
+ * progress: NULL unless the plan assigns watermarks, then required (a mismatch either
+ * way is GATUN_ERR_INVALID_ARGUMENT); current and last are updated in place and after
+ * is written on success; on failure it is not written.
+ * output (caller-allocated, release NULL on entry): written only when the operator
+ * emits rows for this input (release it once); its release stays NULL otherwise.
+ * GATUN_OPERATOR_CALC always writes it: the filter (NULL = FALSE), then the
+ * projections on the remaining rows, with Flink's row-wise AND/OR/CASE
+ * short-circuiting; a filter that drops every row gives a valid 0-row batch, and a Calc
+ * without columns keeps the row count (as rows of an empty fixed part in the Flink-rows
+ * format). A runtime error (e.g. integer division by zero, where Flink raises) returns
  * GATUN_ERR_EXECUTION naming the column and expression; output is then not written.
- * calc must be a live handle (NULL, freed or unknown pointers: GATUN_ERR_INVALID_ARGUMENT).
- * Concurrent calls on one handle are allowed; freeing it during a call is not.
  */
-int32_t gatun_calc_evaluate(GatunCalc* calc, struct ArrowArray* input,
-                            struct ArrowArray* output, char* err_buf, size_t err_cap);
+int32_t gatun_operator_process(GatunOperator* op, struct ArrowArray* input,
+                               GatunWatermarkProgress* progress,
+                               struct ArrowArray* output, char* err_buf, size_t err_cap);
+
+/*
+ * Emits and resets what a buffering kind (aggregates) holds: output (caller-allocated,
+ * release NULL on entry) is written only when there are rows. GATUN_OPERATOR_CALC
+ * buffers nothing and writes nothing.
+ */
+int32_t gatun_operator_flush(GatunOperator* op, struct ArrowArray* output,
+                             char* err_buf, size_t err_cap);
 
 /* Frees a live handle exactly once (live handle count - 1). NULL, freed or unknown
  * pointers: GATUN_ERR_INVALID_ARGUMENT. */
-int32_t gatun_calc_free(GatunCalc* calc, char* err_buf, size_t err_cap);
+int32_t gatun_operator_free(GatunOperator* op, char* err_buf, size_t err_cap);
 
 /* Test only: panics inside Rust with the given message (proves the panic guard). */
 int32_t gatun_debug_panic(const char* message, char* err_buf, size_t err_cap);

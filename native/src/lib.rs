@@ -2,31 +2,33 @@
 //! `jextract-config/include/gatun.h`, with Arrow data crossing through the Arrow C
 //! Data Interface. Java calls it through the FFM API only.
 //!
-//! Every status-returning `extern "C"` function runs its body in
-//! [`ffi_guard::guard`]: panics are caught and every error becomes a `GATUN_ERR_*`
-//! status plus a message in the caller's buffer.
+//! - [`ffi`]: the `extern "C"` functions, the boundary guard (every status-returning
+//!   function runs its body in [`ffi::guard::guard`]: panics are caught and every error
+//!   becomes a `GATUN_ERR_*` status plus a message in the caller's buffer), the import and
+//!   export of C Data structs, the live-handle registry;
+//! - [`expr`]: Substrait expressions consumed, admitted and compiled;
+//! - [`ops`]: the kinds of the one native operator handle ([`ops::NativeOperator`]);
+//! - [`aggregate`]: the grouped accumulation of the local aggregate (Flink local-phase accumulators);
+//! - [`flink_row`]: Flink's `BinaryRowData` encoding; [`udf`]: Flink-semantics functions.
 
-pub mod abi;
 pub mod aggregate;
-mod c_shape;
-pub mod calc;
-mod debug;
-pub mod export;
-pub mod ffi_guard;
+pub mod expr;
+pub mod ffi;
 pub mod flink_row;
-mod import;
-mod live_handles;
-mod passthrough;
-mod roundtrip;
-pub mod stats;
+pub mod ops;
 pub mod udf;
 
-pub use abi::{gatun_abi_version, GatunNativeStats, GATUN_ABI_VERSION as ABI_VERSION};
-pub use calc::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, GatunCalc};
-pub use debug::gatun_debug_panic;
-pub use ffi_guard::{GatunError, GatunResult};
-pub use passthrough::{
+pub use ffi::abi::{
+    gatun_abi_version, GatunNativeStats, GatunWatermarkProgress, GATUN_ABI_VERSION as ABI_VERSION,
+};
+pub use ffi::debug::gatun_debug_panic;
+pub use ffi::guard::{GatunError, GatunResult};
+pub use ffi::operator::{
+    gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_process,
+    GatunOperator,
+};
+pub use ffi::passthrough::{
     gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,
 };
-pub use roundtrip::gatun_roundtrip;
-pub use stats::gatun_native_stats;
+pub use ffi::roundtrip::gatun_roundtrip;
+pub use ffi::stats::gatun_native_stats;

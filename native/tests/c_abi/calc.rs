@@ -1,12 +1,12 @@
-//! `gatun_calc_*` end to end: projections and filter, zero-column output, empty
-//! results, row kinds, the create-time schema check.
+//! The Calc kind of `gatun_operator_*` end to end: projections and filter, zero-column
+//! output, empty results, row kinds, the create-time schema check.
 
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Int32Array, Int8Array, StringArray};
 use arrow::datatypes::{DataType, Field, Int32Type, Schema};
 use datafusion::logical_expr::Operator;
-use gatun_native::abi::GATUN_ERR_PLAN;
+use gatun_native::ffi::abi::GATUN_ERR_PLAN;
 
 use crate::calc_util::*;
 

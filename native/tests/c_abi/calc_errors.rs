@@ -1,27 +1,23 @@
-//! Every failure of `gatun_calc_*`: status, message naming the culprit, input
+//! Every failure of the Calc kind: status, message naming the culprit, input
 //! released, output untouched, no leaked handles.
 
-use std::ffi::c_char;
-use std::ptr;
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, Int32Array, StringArray, StructArray};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, Fields, Schema};
-use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow::ffi::FFI_ArrowArray;
 use datafusion::logical_expr::{binary_expr, Cast, Expr, Operator};
 use datafusion_substrait::substrait::proto::expression::field_reference::ReferenceType;
 use datafusion_substrait::substrait::proto::expression::reference_segment;
 use datafusion_substrait::substrait::proto::expression::RexType;
 use datafusion_substrait::substrait::proto::expression_reference::ExprType;
 use datafusion_substrait::substrait::proto::ExtendedExpression;
-use gatun_native::abi::*;
-use gatun_native::export::export_array;
-use gatun_native::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, GatunCalc};
+use gatun_native::ffi::abi::*;
+use gatun_native::ffi::export::export_array;
 use prost::Message;
 
 use crate::calc_util::*;
-use crate::common::{message, stats};
 
 fn schema_a() -> Schema {
     Schema::new(vec![Field::new("a", DataType::Int32, true)])
@@ -43,7 +39,7 @@ fn malformed_plan_bytes() {
         assert_fails(
             create(bytes, &schema, &schema).map(|_| ()),
             GATUN_ERR_PLAN,
-            &["gatun_calc_create: malformed plan"],
+            &["gatun_operator_create: malformed plan"],
         );
     }
 }
@@ -218,7 +214,7 @@ fn a_runtime_error_names_the_column_and_expression() {
         handle.evaluate(&input),
         GATUN_ERR_EXECUTION,
         &[
-            "gatun_calc_evaluate: projection `ratio`",
+            "gatun_operator_process: projection `ratio`",
             "gatun_flink_divide",
             "/ by zero",
         ],
@@ -239,153 +235,6 @@ fn a_runtime_error_names_the_column_and_expression() {
         GATUN_ERR_EXECUTION,
         &["filter (", "/ by zero"],
     );
-}
-
-#[test]
-fn null_and_released_arguments() {
-    let _guard = no_leaks();
-    let schema = schema_a();
-    let bytes = plan(&schema, &projection_a(), None);
-    let input = struct_schema(&schema);
-    let mut out_schema = FFI_ArrowSchema::empty();
-    let mut out_calc: *mut GatunCalc = ptr::null_mut();
-    let mut err = [0 as c_char; 512];
-    let released = FFI_ArrowSchema::empty();
-    for case in 0..5 {
-        let (plan_ptr, inp, exp, os, oc, needle): (
-            *const u8,
-            *const FFI_ArrowSchema,
-            *const FFI_ArrowSchema,
-            *mut FFI_ArrowSchema,
-            *mut *mut GatunCalc,
-            &str,
-        ) = match case {
-            0 => (
-                ptr::null(),
-                &input,
-                &input,
-                &mut out_schema,
-                &mut out_calc,
-                "`plan`",
-            ),
-            1 => (
-                bytes.as_ptr(),
-                ptr::null(),
-                &input,
-                &mut out_schema,
-                &mut out_calc,
-                "`input_schema`",
-            ),
-            2 => (
-                bytes.as_ptr(),
-                &input,
-                &released,
-                &mut out_schema,
-                &mut out_calc,
-                "`expected_output_schema` is released",
-            ),
-            3 => (
-                bytes.as_ptr(),
-                &input,
-                &input,
-                ptr::null_mut(),
-                &mut out_calc,
-                "`out_schema`",
-            ),
-            _ => (
-                bytes.as_ptr(),
-                &input,
-                &input,
-                &mut out_schema,
-                ptr::null_mut(),
-                "`out_calc`",
-            ),
-        };
-        // SAFETY: every pointer is NULL or valid.
-        let status = unsafe {
-            gatun_calc_create(
-                plan_ptr,
-                bytes.len(),
-                inp,
-                exp,
-                GATUN_OUTPUT_ARROW,
-                os,
-                oc,
-                err.as_mut_ptr(),
-                err.len(),
-            )
-        };
-        assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
-        assert!(
-            message(&err).contains(needle),
-            "{} lacks {needle}",
-            message(&err)
-        );
-        assert!(out_calc.is_null() && out_schema.release.is_none());
-    }
-
-    // evaluate: the input is consumed even when another argument is rejected.
-    let handle = create(&bytes, &schema, &schema).unwrap();
-    let live_input =
-        || export_array(&StructArray::from(batch(vec![("a", ints(vec![1]))])).into_data());
-    let mut out = FFI_ArrowArray::empty();
-    for (calc, out_ptr, needle) in [
-        (ptr::null_mut(), &mut out as *mut _, "`calc` is NULL"),
-        (handle.raw(), ptr::null_mut(), "`output` is NULL"),
-        (
-            ptr::dangling_mut::<GatunCalc>(),
-            &mut out as *mut _,
-            "not a live GatunCalc",
-        ),
-    ] {
-        let mut input = live_input();
-        // SAFETY: pointers are NULL, valid, or (the fake handle) never dereferenced.
-        let status =
-            unsafe { gatun_calc_evaluate(calc, &mut input, out_ptr, err.as_mut_ptr(), err.len()) };
-        assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
-        assert!(message(&err).contains(needle), "{}", message(&err));
-        assert!(input.is_released(), "input not consumed");
-        assert!(out.is_released(), "output written");
-    }
-    // SAFETY: a NULL input is reported, not touched.
-    let status = unsafe {
-        gatun_calc_evaluate(
-            handle.raw(),
-            ptr::null_mut(),
-            &mut out,
-            err.as_mut_ptr(),
-            err.len(),
-        )
-    };
-    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
-    assert!(message(&err).contains("`input` is NULL"));
-    drop(handle);
-}
-
-#[test]
-fn free_rejects_null_and_double_frees() {
-    let _guard = no_leaks();
-    let schema = schema_a();
-    let mut err = [0 as c_char; 256];
-    // SAFETY: NULL is reported, not touched.
-    let status = unsafe { gatun_calc_free(ptr::null_mut(), err.as_mut_ptr(), err.len()) };
-    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
-    assert!(message(&err).contains("`calc` is NULL"));
-
-    let handle = create(&plan(&schema, &projection_a(), None), &schema, &schema).unwrap();
-    assert_eq!(stats().live_handles, 1);
-    let raw = handle.raw();
-    drop(handle); // frees once
-    assert_eq!(stats().live_handles, 0);
-    // SAFETY: a freed pointer is looked up in the registry, never dereferenced.
-    let status = unsafe { gatun_calc_free(raw, err.as_mut_ptr(), err.len()) };
-    assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
-    assert!(
-        message(&err).contains("not a live GatunCalc"),
-        "{}",
-        message(&err)
-    );
-    assert_eq!(stats().live_handles, 0);
 }
 
 #[test]

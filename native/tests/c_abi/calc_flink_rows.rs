@@ -1,4 +1,4 @@
-//! `gatun_calc_*` with `GATUN_OUTPUT_FLINK_ROWS`: the output schema, rows equal to the
+//! The Calc kind with `GATUN_OUTPUT_FLINK_ROWS`: the output schema, rows equal to the
 //! encoding of the Arrow output of the same plan, row kinds in the header, the filter,
 //! empty batches, and the create-time refusals.
 
@@ -7,7 +7,7 @@ use std::sync::Arc;
 use arrow::array::*;
 use arrow::datatypes::{DataType, Field, Schema, TimeUnit};
 use datafusion::logical_expr::{binary_expr, Operator};
-use gatun_native::abi::*;
+use gatun_native::ffi::abi::*;
 use gatun_native::flink_row::FLINK_ROW_COLUMN;
 
 use crate::calc_util::*;

@@ -1,6 +1,6 @@
 //! Helpers for the Calc tests: Substrait plans built with datafusion-substrait's
-//! producer from DataFusion expressions, and the `gatun_calc_*` calls made the way
-//! Java makes them (C Data structs exported by arrow-rs, counted).
+//! producer from DataFusion expressions, and the `gatun_operator_*` calls of the Calc
+//! kind made the way Java makes them (C Data structs exported by arrow-rs, counted).
 
 use std::ffi::c_char;
 use std::ptr;
@@ -13,10 +13,14 @@ use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF};
 use datafusion_substrait::logical_plan::producer::to_substrait_extended_expr;
-use gatun_native::abi::{GATUN_OK, GATUN_OUTPUT_ARROW};
-use gatun_native::calc::{FILTER_NAME, ROW_KIND_COLUMN};
-use gatun_native::export::{export_array, export_field};
-use gatun_native::{gatun_calc_create, gatun_calc_evaluate, gatun_calc_free, udf, GatunCalc};
+use gatun_native::ffi::abi::{GATUN_OK, GATUN_OPERATOR_CALC, GATUN_OUTPUT_ARROW};
+use gatun_native::ffi::export::{export_array, export_field};
+use gatun_native::ops::calc::FILTER_NAME;
+use gatun_native::ops::rowkind::ROW_KIND_COLUMN;
+use gatun_native::{
+    gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_process, udf,
+    GatunOperator, GatunWatermarkProgress,
+};
 use prost::Message;
 
 use crate::common::{message, serial, stats};
@@ -117,21 +121,33 @@ pub fn struct_schema(schema: &Schema) -> FFI_ArrowSchema {
     export_field(&field).unwrap()
 }
 
-/// A live `GatunCalc` (freed on drop) and the output schema it reported.
+/// A live `GatunOperator` of the Calc kind (freed on drop) and the output schema it
+/// reported.
 pub struct Handle {
-    ptr: *mut GatunCalc,
+    ptr: *mut GatunOperator,
     pub output: SchemaRef,
     out_schema: FFI_ArrowSchema,
 }
 
-/// `gatun_calc_create` with `GATUN_OUTPUT_ARROW`. On failure checks that nothing was
-/// written.
+/// `gatun_operator_create` of a Calc with `GATUN_OUTPUT_ARROW`. On failure checks that
+/// nothing was written.
 pub fn create(plan: &[u8], input: &Schema, expected: &Schema) -> Result<Handle, Failure> {
     create_with(plan, input, expected, GATUN_OUTPUT_ARROW)
 }
 
-/// `gatun_calc_create` with the output format `format`.
+/// `gatun_operator_create` of a Calc with the output format `format`.
 pub fn create_with(
+    plan: &[u8],
+    input: &Schema,
+    expected: &Schema,
+    format: i32,
+) -> Result<Handle, Failure> {
+    create_kind(GATUN_OPERATOR_CALC, plan, input, expected, format)
+}
+
+/// `gatun_operator_create` of any `kind`.
+pub fn create_kind(
+    kind: u32,
     plan: &[u8],
     input: &Schema,
     expected: &Schema,
@@ -139,59 +155,84 @@ pub fn create_with(
 ) -> Result<Handle, Failure> {
     let (input, expected) = (struct_schema(input), struct_schema(expected));
     let mut out_schema = FFI_ArrowSchema::empty();
-    let mut out_calc: *mut GatunCalc = ptr::null_mut();
+    let mut out_operator: *mut GatunOperator = ptr::null_mut();
     let mut err = [0 as c_char; 2048];
     // SAFETY: valid pointers; `plan` is valid for its length.
     let status = unsafe {
-        gatun_calc_create(
+        gatun_operator_create(
+            kind,
             plan.as_ptr(),
             plan.len(),
             &input,
             &expected,
             format,
             &mut out_schema,
-            &mut out_calc,
+            &mut out_operator,
             err.as_mut_ptr(),
             err.len(),
         )
     };
     if status != GATUN_OK {
         assert!(
-            out_calc.is_null() && out_schema.release.is_none(),
+            out_operator.is_null() && out_schema.release.is_none(),
             "wrote outputs on failure"
         );
         return Err((status, message(&err)));
     }
-    assert!(!out_calc.is_null());
+    assert!(!out_operator.is_null());
     let output = Arc::new(Schema::try_from(&out_schema).unwrap());
     Ok(Handle {
-        ptr: out_calc,
+        ptr: out_operator,
         output,
         out_schema,
     })
 }
 
 impl Handle {
-    pub fn raw(&self) -> *mut GatunCalc {
+    pub fn raw(&self) -> *mut GatunOperator {
         self.ptr
     }
 
-    /// `gatun_calc_evaluate` on `batch` (exported as a `+s` struct array); checks that
-    /// the input was consumed and, on failure, that the output was not written.
+    /// `gatun_operator_process` on `batch` (exported as a `+s` struct array) without
+    /// watermarks; a Calc always writes its output.
     pub fn evaluate(&self, batch: &RecordBatch) -> Result<RecordBatch, Failure> {
-        let array = StructArray::from(batch.clone());
-        self.evaluate_raw(export_array(&array.into_data()))
+        let out = self.process(batch, None)?;
+        Ok(out.expect("a Calc always writes its output"))
     }
 
-    /// `gatun_calc_evaluate` on an already exported struct array.
-    pub fn evaluate_raw(&self, mut input: FFI_ArrowArray) -> Result<RecordBatch, Failure> {
+    /// `gatun_operator_process` on an already exported struct array, without watermarks.
+    pub fn evaluate_raw(&self, input: FFI_ArrowArray) -> Result<RecordBatch, Failure> {
+        let out = self.process_raw(input, None)?;
+        Ok(out.expect("a Calc always writes its output"))
+    }
+
+    /// `gatun_operator_process` on `batch` with `progress` (NULL when `None`).
+    pub fn process(
+        &self,
+        batch: &RecordBatch,
+        progress: Option<&mut GatunWatermarkProgress>,
+    ) -> Result<Option<RecordBatch>, Failure> {
+        let array = StructArray::from(batch.clone());
+        self.process_raw(export_array(&array.into_data()), progress)
+    }
+
+    /// `gatun_operator_process` on an exported struct array; checks that the input was
+    /// consumed and, on failure, that neither the output nor the progress was written.
+    pub fn process_raw(
+        &self,
+        mut input: FFI_ArrowArray,
+        progress: Option<&mut GatunWatermarkProgress>,
+    ) -> Result<Option<RecordBatch>, Failure> {
         let mut output = FFI_ArrowArray::empty();
         let mut err = [0 as c_char; 2048];
+        let before = progress.as_deref().copied();
+        let progress_ptr = progress.map_or(ptr::null_mut(), |p| p as *mut _);
         // SAFETY: valid pointers; `self.ptr` is live.
         let status = unsafe {
-            gatun_calc_evaluate(
+            gatun_operator_process(
                 self.ptr,
                 &mut input,
+                progress_ptr,
                 &mut output,
                 err.as_mut_ptr(),
                 err.len(),
@@ -200,9 +241,39 @@ impl Handle {
         assert!(input.is_released(), "the input must be consumed");
         if status != GATUN_OK {
             assert!(output.is_released(), "wrote the output on failure");
+            if let Some(before) = before {
+                // SAFETY: `progress_ptr` is the caller's live progress.
+                assert_eq!(
+                    unsafe { *progress_ptr },
+                    before,
+                    "progress written on failure"
+                );
+            }
             return Err((status, message(&err)));
         }
-        // SAFETY: just exported by gatun_calc_evaluate with the create-time schema.
+        Ok(self.import(output))
+    }
+
+    /// `gatun_operator_flush`.
+    pub fn flush(&self) -> Result<Option<RecordBatch>, Failure> {
+        let mut output = FFI_ArrowArray::empty();
+        let mut err = [0 as c_char; 2048];
+        // SAFETY: valid pointers; `self.ptr` is live.
+        let status =
+            unsafe { gatun_operator_flush(self.ptr, &mut output, err.as_mut_ptr(), err.len()) };
+        if status != GATUN_OK {
+            assert!(output.is_released(), "wrote the output on failure");
+            return Err((status, message(&err)));
+        }
+        Ok(self.import(output))
+    }
+
+    /// The result batch in `output`, if one was written.
+    fn import(&self, output: FFI_ArrowArray) -> Option<RecordBatch> {
+        if output.is_released() {
+            return None;
+        }
+        // SAFETY: just exported by gatun_operator_* with the create-time schema.
         let data = unsafe { from_ffi(output, &self.out_schema) }.unwrap();
         data.validate_full().unwrap();
         let rows = data.len();
@@ -211,7 +282,9 @@ impl Handle {
         let (_, columns, nulls) = array.into_parts();
         assert!(nulls.is_none());
         let options = arrow::array::RecordBatchOptions::new().with_row_count(Some(rows));
-        Ok(RecordBatch::try_new_with_options(Arc::clone(&self.output), columns, &options).unwrap())
+        Some(
+            RecordBatch::try_new_with_options(Arc::clone(&self.output), columns, &options).unwrap(),
+        )
     }
 }
 
@@ -219,7 +292,7 @@ impl Drop for Handle {
     fn drop(&mut self) {
         let mut err = [0 as c_char; 256];
         // SAFETY: `ptr` is a live handle, freed once here.
-        let status = unsafe { gatun_calc_free(self.ptr, err.as_mut_ptr(), err.len()) };
+        let status = unsafe { gatun_operator_free(self.ptr, err.as_mut_ptr(), err.len()) };
         assert_eq!(status, GATUN_OK, "{}", message(&err));
     }
 }

@@ -6,8 +6,8 @@ use std::sync::{Mutex, MutexGuard};
 use arrow::array::{make_array, ArrayData, ArrayRef};
 use arrow::datatypes::Field;
 use arrow::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
-use gatun_native::abi::GATUN_OK;
-use gatun_native::{export, gatun_native_stats, gatun_roundtrip, GatunNativeStats};
+use gatun_native::ffi::abi::GATUN_OK;
+use gatun_native::{ffi::export, gatun_native_stats, gatun_roundtrip, GatunNativeStats};
 
 static SERIAL: Mutex<()> = Mutex::new(());
 

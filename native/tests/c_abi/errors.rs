@@ -9,8 +9,8 @@ use arrow::array::{Array, ArrayData, Int32Array, StructArray};
 use arrow::buffer::Buffer;
 use arrow::datatypes::{DataType, Field, Fields};
 use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use gatun_native::abi::*;
-use gatun_native::export::export_array;
+use gatun_native::ffi::abi::*;
+use gatun_native::ffi::export::export_array;
 use gatun_native::{gatun_debug_panic, gatun_native_stats, gatun_roundtrip};
 
 use crate::common::{call_roundtrip, live_exports, message, serial};
@@ -287,7 +287,7 @@ fn panic_is_caught_and_reported() {
         message.starts_with("panic in gatun_debug_panic: boom 💥 from Java (at "),
         "{message}"
     );
-    assert!(message.contains("src/debug.rs:"), "{message}");
+    assert!(message.contains("src/ffi/debug.rs:"), "{message}");
     // Invalid UTF-8 is decoded lossily.
     let (status, buf) = debug_panic(b"bad \xff byte", 256);
     assert_eq!(status, GATUN_ERR_PANIC);

@@ -1,11 +1,11 @@
-//! Random and mutated plan bytes never panic through `gatun_calc_create` (every
+//! Random and mutated plan bytes never panic through `gatun_operator_create` (every
 //! failure is a plan error) and leave no live handle.
 
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, Int32Array, StringArray};
 use datafusion::logical_expr::{binary_expr, when, Operator};
-use gatun_native::abi::{
+use gatun_native::ffi::abi::{
     GATUN_ERR_ARROW, GATUN_ERR_EXECUTION, GATUN_ERR_PANIC, GATUN_ERR_PLAN, GATUN_OK,
 };
 

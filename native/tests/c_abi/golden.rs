@@ -1,6 +1,6 @@
 //! Golden plans built in Java (`GoldenPlansTest` in planner-hooks: Flink SQL → planner →
 //! CalcTranslator) and read here: every `tests/golden/*.json` is compiled with
-//! `gatun_calc_create`, its input evaluated with `gatun_calc_evaluate`, and the result
+//! `gatun_operator_create`, its input evaluated with `gatun_operator_process`, and the result
 //! compared with the output stock Flink computed. The encoding of values is documented
 //! in `GoldenValues.java`.
 
@@ -234,7 +234,7 @@ fn run(path: &std::path::Path) -> Result<(), String> {
     let input_schema = schema(&golden["input_schema"]);
     let expected_schema = schema(&golden["output_schema"]);
     let handle = create(&plan, &input_schema, &expected_schema)
-        .map_err(|(status, m)| format!("gatun_calc_create: status {status}: {m}"))?;
+        .map_err(|(status, m)| format!("gatun_operator_create: status {status}: {m}"))?;
     let rows = |key: &str| -> Vec<Vec<Value>> {
         golden[key]
             .as_array()
@@ -264,7 +264,7 @@ fn run(path: &std::path::Path) -> Result<(), String> {
     .map_err(|e| format!("input: {e}"))?;
     let output = handle
         .evaluate(&input)
-        .map_err(|(status, m)| format!("gatun_calc_evaluate: status {status}: {m}"))?;
+        .map_err(|(status, m)| format!("gatun_operator_process: status {status}: {m}"))?;
     // Decoded with the actual output types, so nested field names do not matter.
     let expected_rows = rows("expected");
     let expected = columns(&expected_rows, &handle.output);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Int32Array};
 use arrow::datatypes::Int32Type;
 use datafusion::logical_expr::{binary_expr, when, Expr, Operator};
-use gatun_native::abi::GATUN_ERR_EXECUTION;
+use gatun_native::ffi::abi::GATUN_ERR_EXECUTION;
 
 use crate::calc_util::*;
 

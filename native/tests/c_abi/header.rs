@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 use std::path::{Path, PathBuf};
 
-use gatun_native::abi::*;
-use gatun_native::GatunNativeStats;
+use gatun_native::ffi::abi::*;
+use gatun_native::{GatunNativeStats, GatunWatermarkProgress};
 
 fn include_dir() -> PathBuf {
     crate::common::crate_dir().join("../jextract-config/include")
@@ -65,6 +65,7 @@ fn constants_match() {
         ("GATUN_ERR_PLAN", GATUN_ERR_PLAN as i64),
         ("GATUN_ERR_EXECUTION", GATUN_ERR_EXECUTION as i64),
         ("GATUN_ERR_PANIC", GATUN_ERR_PANIC as i64),
+        ("GATUN_OPERATOR_CALC", GATUN_OPERATOR_CALC as i64),
         ("GATUN_OUTPUT_ARROW", GATUN_OUTPUT_ARROW as i64),
         ("GATUN_OUTPUT_FLINK_ROWS", GATUN_OUTPUT_FLINK_ROWS as i64),
     ]
@@ -185,8 +186,9 @@ fn rust_type(c_type: &str) -> &'static str {
         "struct ArrowSchema*" => "*mut FFI_ArrowSchema",
         "const struct ArrowArray*" => "*const FFI_ArrowArray",
         "const uint8_t*" => "*const u8",
-        "GatunCalc*" => "*mut GatunCalc",
-        "GatunCalc**" => "*mut*mut GatunCalc",
+        "GatunOperator*" => "*mut GatunOperator",
+        "GatunOperator**" => "*mut*mut GatunOperator",
+        "GatunWatermarkProgress*" => "*mut GatunWatermarkProgress",
         "GatunPassthrough*" => "*mut GatunPassthrough",
         "GatunPassthrough**" => "*mut*mut GatunPassthrough",
         "struct ArrowArray*" => "*mut FFI_ArrowArray",
@@ -200,11 +202,12 @@ fn every_header_function_is_implemented_with_its_signature() {
     let rust = rust_functions();
     let expected = [
         "gatun_abi_version",
-        "gatun_calc_create",
-        "gatun_calc_evaluate",
-        "gatun_calc_free",
         "gatun_debug_panic",
         "gatun_native_stats",
+        "gatun_operator_create",
+        "gatun_operator_flush",
+        "gatun_operator_free",
+        "gatun_operator_process",
         "gatun_passthrough",
         "gatun_passthrough_create",
         "gatun_passthrough_free",
@@ -285,6 +288,25 @@ fn native_stats_fields_match_the_header() {
         })
         .collect();
     assert_eq!(c_struct_fields("gatun.h", "GatunNativeStats"), expected);
+}
+
+#[test]
+fn watermark_progress_fields_match_the_header() {
+    let rust = [
+        ("current", offset_of!(GatunWatermarkProgress, current)),
+        ("last", offset_of!(GatunWatermarkProgress, last)),
+        ("interval", offset_of!(GatunWatermarkProgress, interval)),
+        ("after", offset_of!(GatunWatermarkProgress, after)),
+    ];
+    let expected: Vec<_> = rust
+        .iter()
+        .enumerate()
+        .map(|(i, (n, off))| {
+            assert_eq!(*off, i * 8, "{n}");
+            ("int64_t".to_string(), n.to_string())
+        })
+        .collect();
+    assert_eq!(c_struct_fields("gatun.h", "GatunWatermarkProgress"), expected);
 }
 
 #[test]

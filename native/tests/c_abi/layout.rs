@@ -8,8 +8,8 @@ use std::mem::{align_of, offset_of, size_of};
 
 use arrow::array::{Array, Int32Array};
 use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use gatun_native::export::export_array;
-use gatun_native::GatunNativeStats;
+use gatun_native::ffi::export::export_array;
+use gatun_native::{GatunNativeStats, GatunWatermarkProgress};
 
 #[test]
 fn arrow_schema_matches_c() {
@@ -104,4 +104,22 @@ fn native_stats_matches_c() {
         offset_of!(GatunNativeStats, peak_allocated_bytes),
     ];
     assert_eq!(offsets, [0, 8, 16, 24, 32]);
+}
+
+#[test]
+fn watermark_progress_matches_c() {
+    assert_eq!(
+        (
+            size_of::<GatunWatermarkProgress>(),
+            align_of::<GatunWatermarkProgress>()
+        ),
+        (32, 8)
+    );
+    let offsets = [
+        offset_of!(GatunWatermarkProgress, current),
+        offset_of!(GatunWatermarkProgress, last),
+        offset_of!(GatunWatermarkProgress, interval),
+        offset_of!(GatunWatermarkProgress, after),
+    ];
+    assert_eq!(offsets, [0, 8, 16, 24]);
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use arrow::array::*;
 use arrow::datatypes::*;
 use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray};
-use gatun_native::abi::{GATUN_ERR_ARROW, GATUN_ERR_INVALID_ARGUMENT, GATUN_OK};
+use gatun_native::ffi::abi::{GATUN_ERR_ARROW, GATUN_ERR_INVALID_ARGUMENT, GATUN_OK};
 use gatun_native::{
-    export, gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,
+    ffi::export, gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,
 };
 
 use crate::common::{first_buffer_ptr, live_exports, message, serial, stats};

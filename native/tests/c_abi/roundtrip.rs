@@ -396,7 +396,7 @@ fn input_is_released_only_when_the_output_is() {
     let _serial = serial();
     let data = Int32Array::from(vec![1, 2, 3]).into_data();
     let in_schema = arrow::ffi::FFI_ArrowSchema::try_from(data.data_type()).unwrap();
-    let call = call_roundtrip(&in_schema, gatun_native::export::export_array(&data));
+    let call = call_roundtrip(&in_schema, gatun_native::ffi::export::export_array(&data));
     assert_eq!(call.status, 0, "{}", call.message);
     drop(call.out_schema);
     assert_eq!(live_exports(), (2, 0));

@@ -5,8 +5,8 @@ use std::ptr;
 use arrow::array::{Array, Int32Array, StringArray, StructArray};
 use arrow::datatypes::{DataType, Field, Fields};
 use arrow::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
-use gatun_native::export::{export_array, export_field};
-use gatun_native::stats::{handle_created, handle_freed};
+use gatun_native::ffi::export::{export_array, export_field};
+use gatun_native::ffi::stats::{handle_created, handle_freed};
 use std::sync::Arc;
 
 use crate::common::{live_exports, serial, stats};

@@ -9,7 +9,7 @@ use arrow::array::{
 use arrow::datatypes::{DataType, Decimal128Type, Float64Type, Int32Type, Int64Type, Int8Type};
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::{binary_expr, Expr, Operator};
-use gatun_native::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
+use gatun_native::ffi::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
 
 use crate::calc_util::*;
 

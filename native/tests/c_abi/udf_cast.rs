@@ -12,7 +12,7 @@ use arrow::datatypes::{
     Int64Type, Int8Type, TimeUnit, TimestampMicrosecondType, TimestampMillisecondType,
 };
 use datafusion::common::ScalarValue;
-use gatun_native::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
+use gatun_native::ffi::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
 
 use crate::calc_util::*;
 

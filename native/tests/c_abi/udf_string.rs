@@ -8,7 +8,7 @@ use arrow::array::{
 use arrow::datatypes::Int32Type;
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::Expr;
-use gatun_native::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
+use gatun_native::ffi::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
 
 use crate::calc_util::*;
 

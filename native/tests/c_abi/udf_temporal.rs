@@ -11,7 +11,7 @@ use arrow::datatypes::{
     TimestampMillisecondType,
 };
 use datafusion::common::ScalarValue;
-use gatun_native::abi::GATUN_ERR_EXECUTION;
+use gatun_native::ffi::abi::GATUN_ERR_EXECUTION;
 
 use crate::calc_util::*;
 

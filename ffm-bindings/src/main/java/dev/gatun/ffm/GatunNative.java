@@ -3,6 +3,7 @@ package dev.gatun.ffm;
 import dev.gatun.ffm.internal.ArrowArray;
 import dev.gatun.ffm.internal.ArrowSchema;
 import dev.gatun.ffm.internal.GatunNativeStats;
+import dev.gatun.ffm.internal.GatunWatermarkProgress;
 import dev.gatun.ffm.internal.gatun_h;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -97,23 +98,26 @@ public final class GatunNative {
         }
     }
 
-    /** {@code GATUN_OUTPUT_ARROW}: result batches with one Arrow column per projection. */
+    /** {@code GATUN_OPERATOR_CALC}: the Calc kind (projections, filter, optional watermarks). */
+    public static final int OPERATOR_CALC = gatun_h.GATUN_OPERATOR_CALC();
+    /** {@code GATUN_OUTPUT_ARROW}: result batches with one Arrow column per output column. */
     public static final int OUTPUT_ARROW = gatun_h.GATUN_OUTPUT_ARROW();
     /** {@code GATUN_OUTPUT_FLINK_ROWS}: result batches with one Binary column of Flink BinaryRowData rows. */
     public static final int OUTPUT_FLINK_ROWS = gatun_h.GATUN_OUTPUT_FLINK_ROWS();
 
     /**
-     * {@code gatun_calc_create}: compiles a Substrait {@code ExtendedExpression} for input batches of
+     * {@code gatun_operator_create}: compiles a Substrait {@code ExtendedExpression} into an operator
+     * of {@code kind} ({@link #OPERATOR_CALC}; Rust rejects any other value) for input batches of
      * {@code inputSchema} (borrowed), checks the derived output types against
      * {@code expectedOutputSchema} (borrowed) and fills the caller-allocated {@code outSchema}, the
      * schema of the result batches in {@code outputFormat} ({@link #OUTPUT_ARROW} or
      * {@link #OUTPUT_FLINK_ROWS}; Rust rejects any other value).
      *
-     * @return the native handle ({@code GatunCalc*}); free it with {@link #calcFree} exactly once
+     * @return the native handle ({@code GatunOperator*}); free it with {@link #operatorFree} exactly once
      */
-    public static MemorySegment calcCreate(MemorySegment plan, MemorySegment inputSchema,
-                                           MemorySegment expectedOutputSchema, int outputFormat,
-                                           MemorySegment outSchema) {
+    public static MemorySegment operatorCreate(int kind, MemorySegment plan, MemorySegment inputSchema,
+                                               MemorySegment expectedOutputSchema, int outputFormat,
+                                               MemorySegment outSchema) {
         Objects.requireNonNull(plan, "plan");
         requireStruct(inputSchema, ArrowSchema.layout(), "inputSchema");
         requireStruct(expectedOutputSchema, ArrowSchema.layout(), "expectedOutputSchema");
@@ -121,36 +125,52 @@ public final class GatunNative {
         GatunLibrary.library();
         try (CallScratch call = new CallScratch()) {
             MemorySegment handleOut = call.arena().allocate(ValueLayout.ADDRESS);
-            int status = gatun_h.gatun_calc_create(plan, plan.byteSize(), inputSchema, expectedOutputSchema,
-                    outputFormat, outSchema, handleOut, call.errBuf(), call.errCap());
-            call.check(status, "gatun_calc_create");
+            int status = gatun_h.gatun_operator_create(kind, plan, plan.byteSize(), inputSchema,
+                    expectedOutputSchema, outputFormat, outSchema, handleOut, call.errBuf(), call.errCap());
+            call.check(status, "gatun_operator_create");
             return handleOut.get(ValueLayout.ADDRESS, 0);
         }
     }
 
     /**
-     * {@code gatun_calc_evaluate}: moves {@code input} in (consumed on every path) and fills the
-     * caller-allocated {@code output}, which the caller must then release.
+     * {@code gatun_operator_process}: moves {@code input} in (consumed on every path). {@code progress}
+     * is a {@code GatunWatermarkProgress} struct when the operator's plan assigns watermarks (updated
+     * in place on success), else {@link MemorySegment#NULL}. The caller-allocated {@code output}
+     * (release NULL) is filled only when the operator emits rows for this input; whatever it holds
+     * afterwards the caller releases.
      */
-    public static void calcEvaluate(MemorySegment calc, MemorySegment input, MemorySegment output) {
-        requireHandle(calc);
+    public static void operatorProcess(MemorySegment op, MemorySegment input, MemorySegment progress,
+                                       MemorySegment output) {
+        requireHandle(op, "op");
         requireStruct(input, ArrowArray.layout(), "input");
+        Objects.requireNonNull(progress, "progress");
+        if (!progress.equals(MemorySegment.NULL)) {
+            requireStruct(progress, GatunWatermarkProgress.layout(), "progress");
+        }
         requireStruct(output, ArrowArray.layout(), "output");
         MemorySegment err = ThreadErrorBuffer.get();
-        NativeStatus.check(gatun_h.gatun_calc_evaluate(calc, input, output, err, ThreadErrorBuffer.capacity()),
-                err, "gatun_calc_evaluate");
+        NativeStatus.check(gatun_h.gatun_operator_process(op, input, progress, output, err,
+                ThreadErrorBuffer.capacity()), err, "gatun_operator_process");
     }
 
-    /** {@code gatun_calc_free}: frees a handle from {@link #calcCreate}; call exactly once. */
-    public static void calcFree(MemorySegment calc) {
-        requireHandle(calc);
+    /**
+     * {@code gatun_operator_flush}: the caller-allocated {@code output} (release NULL) is filled only
+     * when the operator emits buffered rows (never for a Calc); the caller releases it.
+     */
+    public static void operatorFlush(MemorySegment op, MemorySegment output) {
+        requireHandle(op, "op");
+        requireStruct(output, ArrowArray.layout(), "output");
+        MemorySegment err = ThreadErrorBuffer.get();
+        NativeStatus.check(gatun_h.gatun_operator_flush(op, output, err, ThreadErrorBuffer.capacity()),
+                err, "gatun_operator_flush");
+    }
+
+    /** {@code gatun_operator_free}: frees a handle from {@link #operatorCreate}; call exactly once. */
+    public static void operatorFree(MemorySegment op) {
+        requireHandle(op, "op");
         try (CallScratch call = new CallScratch()) {
-            call.check(gatun_h.gatun_calc_free(calc, call.errBuf(), call.errCap()), "gatun_calc_free");
+            call.check(gatun_h.gatun_operator_free(op, call.errBuf(), call.errCap()), "gatun_operator_free");
         }
-    }
-
-    private static void requireHandle(MemorySegment handle) {
-        requireHandle(handle, "calc");
     }
 
     private static void requireHandle(MemorySegment handle, String name) {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LayoutConformanceTest {
     private static final Pattern CONSTANT_NAME = Pattern.compile("(GATUN|ARROW_FLAG)_[A-Z0-9_]+");
     private static final Set<String> REQUIRED_STRUCTS =
-            Set.of("ArrowSchema", "ArrowArray", "ArrowArrayStream", "GatunNativeStats");
+            Set.of("ArrowSchema", "ArrowArray", "ArrowArrayStream", "GatunNativeStats", "GatunWatermarkProgress");
 
     /** Java's value for each probe key, e.g. {@code offsetof ArrowArray.release -> 64}. */
     private final Map<String, Long> expected = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.rewrite.CalcAdmission;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
@@ -29,6 +30,9 @@ class PlannerModesTest {
         // a rowtime must not be NULL, and t.ts has NULLs
         q.sql("CREATE TEMPORARY TABLE tw (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
                 + " WATERMARK FOR wts AS wts - INTERVAL '1' SECOND) LIKE t");
+        // a watermark expression with a native translation (interval literals have none)
+        q.sql("CREATE TEMPORARY TABLE tw0 (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
+                + " WATERMARK FOR wts AS wts) LIKE t");
     }
 
     /** The rows a changelog leaves after applying its inserts, updates and deletes, sorted. */
@@ -82,5 +86,17 @@ class PlannerModesTest {
         } finally {
             q.set("table.exec.mini-batch.enabled", "false");
         }
+    }
+
+    @Test
+    void aCalcOverAWatermarkAssignerCompilesFusedButRunsUnfused() throws Exception {
+        String sql = "SELECT id, a + 1 FROM tw0 WHERE a > 0";
+        List<CalcDecision> decisions = q.decisions(sql);
+        // The fused plan (gatun.rowtime/gatun.watermark) passed Rust's compile: a refusal would be the note.
+        String note = "not fused with the WatermarkAssigner below: " + CalcAdmission.NOT_EMITTED_YET;
+        assertTrue(decisions.stream().anyMatch(d -> d.isNative() && note.equals(d.note())), decisions.toString());
+        List<String> rows = q.run(sql, true);
+        assertFalse(rows.isEmpty());
+        assertEquals(q.run(sql, false), rows);
     }
 }

@@ -24,6 +24,21 @@ public final class ArrowCall {
         void invoke(MemorySegment inArray, MemorySegment outArray);
     }
 
+    /**
+     * A native call that may leave {@code outArray} unfilled (release NULL) and may allocate its
+     * other per-call structs in {@code scratch}, the call's confined arena (closed after it).
+     */
+    @FunctionalInterface
+    public interface ScratchCall {
+        void invoke(Arena scratch, MemorySegment inArray, MemorySegment outArray);
+    }
+
+    /** A native call without input that may fill {@code outArray}. */
+    @FunctionalInterface
+    public interface OutputCall {
+        void invoke(Arena scratch, MemorySegment outArray);
+    }
+
     private ArrowCall() {}
 
     /**
@@ -32,15 +47,29 @@ public final class ArrowCall {
      */
     public static RecordBatch exchange(RecordBatch input, NativeAllocator allocator, Call call,
                                        Supplier<Schema> outputSchema) {
+        RecordBatch out = exchangeOptional(input, allocator,
+                (scratch, in, output) -> call.invoke(in, output), outputSchema);
+        if (out == null) {
+            throw new IllegalStateException("the native call did not fill its output ArrowArray");
+        }
+        return out;
+    }
+
+    /**
+     * Like {@link #exchange}, for a callee that may emit nothing: returns {@code null} when the
+     * output {@code ArrowArray} is still unfilled (release NULL) after the call.
+     */
+    public static RecordBatch exchangeOptional(RecordBatch input, NativeAllocator allocator, ScratchCall call,
+                                               Supplier<Schema> outputSchema) {
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment in = ArrowArray.allocate(scratch);
             MemorySegment out = ArrowArray.allocate(scratch);
             try {
                 CDataExporter.exportBatch(input, in);
                 FaultInjection.hit(FaultPoint.NATIVE_CALL);
-                call.invoke(in, out);
+                call.invoke(scratch, in, out);
                 FaultInjection.hit(FaultPoint.NATIVE_CALL);
-                return CDataImporter.importBatch(allocator, out, outputSchema.get());
+                return importIfFilled(allocator, out, outputSchema);
             } finally {
                 try {
                     ReleaseUpcall.releaseArray(in);
@@ -49,5 +78,31 @@ public final class ArrowCall {
                 }
             }
         }
+    }
+
+    /**
+     * Runs {@code call}, which takes no input, and imports its output as {@code outputSchema.get()};
+     * {@code null} when it filled none.
+     */
+    public static RecordBatch receive(NativeAllocator allocator, OutputCall call, Supplier<Schema> outputSchema) {
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment out = ArrowArray.allocate(scratch);
+            try {
+                FaultInjection.hit(FaultPoint.NATIVE_CALL);
+                call.invoke(scratch, out);
+                FaultInjection.hit(FaultPoint.NATIVE_CALL);
+                return importIfFilled(allocator, out, outputSchema);
+            } finally {
+                ReleaseUpcall.releaseArray(out);
+            }
+        }
+    }
+
+    private static RecordBatch importIfFilled(NativeAllocator allocator, MemorySegment out,
+                                              Supplier<Schema> outputSchema) {
+        if (ArrowArray.release(out).address() == 0) {
+            return null;
+        }
+        return CDataImporter.importBatch(allocator, out, outputSchema.get());
     }
 }

@@ -45,8 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * 2 DOUBLE, 1 INT, 3 STRING of ~40 bytes, NULLs in three columns): export → Rust → import →
  * release, both implementations in one run.
  * <ul>
- *   <li>{@code gatun}: arrow-ffm's production crossing ({@code ArrowCall.exchange}, as
- *       {@code NativeCalc} uses it: export of a SEALED batch, {@code gatun_passthrough}, import
+ *   <li>{@code gatun}: arrow-ffm's production crossing ({@code ArrowCall.exchange}, the one
+ *       {@code NativeOperator.process} makes: export of a SEALED batch, {@code gatun_passthrough}, import
  *       with its checks, release of the import, which releases the export through Rust);
  *   <li>{@code gatunEmpty}: the same with 0-row batches of the same schema: the fixed per-call
  *       part (structs, registry, downcall, release upcall), without the per-row offset checks;

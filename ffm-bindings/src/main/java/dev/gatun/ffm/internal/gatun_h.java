@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)4L;
+    private static final int GATUN_ABI_VERSION = (int)5L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 4
+     * #define GATUN_ABI_VERSION 5
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -130,6 +130,15 @@ public class gatun_h {
      */
     public static int GATUN_ERR_PANIC() {
         return GATUN_ERR_PANIC;
+    }
+    private static final int GATUN_OPERATOR_CALC = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define GATUN_OPERATOR_CALC 1
+     * }
+     */
+    public static int GATUN_OPERATOR_CALC() {
+        return GATUN_OPERATOR_CALC;
     }
     private static final int GATUN_OUTPUT_ARROW = (int)0L;
     /**
@@ -513,8 +522,9 @@ public class gatun_h {
         }
     }
 
-    private static class gatun_calc_create {
+    private static class gatun_operator_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
             gatun_h.C_INT,
             gatun_h.C_POINTER,
             gatun_h.C_LONG,
@@ -527,7 +537,7 @@ public class gatun_h {
             gatun_h.C_LONG
         );
 
-        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_calc_create");
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_create");
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -535,53 +545,54 @@ public class gatun_h {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_create(uint32_t kind, const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunOperator **out_operator, char *err_buf, size_t err_cap)
      * }
      */
-    public static FunctionDescriptor gatun_calc_create$descriptor() {
-        return gatun_calc_create.DESC;
+    public static FunctionDescriptor gatun_operator_create$descriptor() {
+        return gatun_operator_create.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_create(uint32_t kind, const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunOperator **out_operator, char *err_buf, size_t err_cap)
      * }
      */
-    public static MethodHandle gatun_calc_create$handle() {
-        return gatun_calc_create.HANDLE;
+    public static MethodHandle gatun_operator_create$handle() {
+        return gatun_operator_create.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_create(uint32_t kind, const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunOperator **out_operator, char *err_buf, size_t err_cap)
      * }
      */
-    public static MemorySegment gatun_calc_create$address() {
-        return gatun_calc_create.ADDR;
+    public static MemorySegment gatun_operator_create$address() {
+        return gatun_operator_create.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * int32_t gatun_calc_create(const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunCalc **out_calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_create(uint32_t kind, const uint8_t *plan, size_t plan_len, const struct ArrowSchema *input_schema, const struct ArrowSchema *expected_output_schema, int32_t output_format, struct ArrowSchema *out_schema, GatunOperator **out_operator, char *err_buf, size_t err_cap)
      * }
      */
-    public static int gatun_calc_create(MemorySegment plan, long plan_len, MemorySegment input_schema, MemorySegment expected_output_schema, int output_format, MemorySegment out_schema, MemorySegment out_calc, MemorySegment err_buf, long err_cap) {
-        var mh$ = gatun_calc_create.HANDLE;
+    public static int gatun_operator_create(int kind, MemorySegment plan, long plan_len, MemorySegment input_schema, MemorySegment expected_output_schema, int output_format, MemorySegment out_schema, MemorySegment out_operator, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_create.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("gatun_calc_create", plan, plan_len, input_schema, expected_output_schema, output_format, out_schema, out_calc, err_buf, err_cap);
+                traceDowncall("gatun_operator_create", kind, plan, plan_len, input_schema, expected_output_schema, output_format, out_schema, out_operator, err_buf, err_cap);
             }
-            return (int)mh$.invokeExact(plan, plan_len, input_schema, expected_output_schema, output_format, out_schema, out_calc, err_buf, err_cap);
+            return (int)mh$.invokeExact(kind, plan, plan_len, input_schema, expected_output_schema, output_format, out_schema, out_operator, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
     }
 
-    private static class gatun_calc_evaluate {
+    private static class gatun_operator_process {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             gatun_h.C_INT,
+            gatun_h.C_POINTER,
             gatun_h.C_POINTER,
             gatun_h.C_POINTER,
             gatun_h.C_POINTER,
@@ -589,7 +600,7 @@ public class gatun_h {
             gatun_h.C_LONG
         );
 
-        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_calc_evaluate");
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_process");
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -597,51 +608,112 @@ public class gatun_h {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_process(GatunOperator *op, struct ArrowArray *input, GatunWatermarkProgress *progress, struct ArrowArray *output, char *err_buf, size_t err_cap)
      * }
      */
-    public static FunctionDescriptor gatun_calc_evaluate$descriptor() {
-        return gatun_calc_evaluate.DESC;
+    public static FunctionDescriptor gatun_operator_process$descriptor() {
+        return gatun_operator_process.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_process(GatunOperator *op, struct ArrowArray *input, GatunWatermarkProgress *progress, struct ArrowArray *output, char *err_buf, size_t err_cap)
      * }
      */
-    public static MethodHandle gatun_calc_evaluate$handle() {
-        return gatun_calc_evaluate.HANDLE;
+    public static MethodHandle gatun_operator_process$handle() {
+        return gatun_operator_process.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_process(GatunOperator *op, struct ArrowArray *input, GatunWatermarkProgress *progress, struct ArrowArray *output, char *err_buf, size_t err_cap)
      * }
      */
-    public static MemorySegment gatun_calc_evaluate$address() {
-        return gatun_calc_evaluate.ADDR;
+    public static MemorySegment gatun_operator_process$address() {
+        return gatun_operator_process.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * int32_t gatun_calc_evaluate(GatunCalc *calc, struct ArrowArray *input, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_process(GatunOperator *op, struct ArrowArray *input, GatunWatermarkProgress *progress, struct ArrowArray *output, char *err_buf, size_t err_cap)
      * }
      */
-    public static int gatun_calc_evaluate(MemorySegment calc, MemorySegment input, MemorySegment output, MemorySegment err_buf, long err_cap) {
-        var mh$ = gatun_calc_evaluate.HANDLE;
+    public static int gatun_operator_process(MemorySegment op, MemorySegment input, MemorySegment progress, MemorySegment output, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_process.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("gatun_calc_evaluate", calc, input, output, err_buf, err_cap);
+                traceDowncall("gatun_operator_process", op, input, progress, output, err_buf, err_cap);
             }
-            return (int)mh$.invokeExact(calc, input, output, err_buf, err_cap);
+            return (int)mh$.invokeExact(op, input, progress, output, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
     }
 
-    private static class gatun_calc_free {
+    private static class gatun_operator_flush {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_flush");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_flush(GatunOperator *op, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_flush$descriptor() {
+        return gatun_operator_flush.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_flush(GatunOperator *op, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_flush$handle() {
+        return gatun_operator_flush.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_flush(GatunOperator *op, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_flush$address() {
+        return gatun_operator_flush.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_flush(GatunOperator *op, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_flush(MemorySegment op, MemorySegment output, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_flush.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_flush", op, output, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, output, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_free {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             gatun_h.C_INT,
             gatun_h.C_POINTER,
@@ -649,7 +721,7 @@ public class gatun_h {
             gatun_h.C_LONG
         );
 
-        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_calc_free");
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_free");
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -657,45 +729,45 @@ public class gatun_h {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_free(GatunOperator *op, char *err_buf, size_t err_cap)
      * }
      */
-    public static FunctionDescriptor gatun_calc_free$descriptor() {
-        return gatun_calc_free.DESC;
+    public static FunctionDescriptor gatun_operator_free$descriptor() {
+        return gatun_operator_free.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_free(GatunOperator *op, char *err_buf, size_t err_cap)
      * }
      */
-    public static MethodHandle gatun_calc_free$handle() {
-        return gatun_calc_free.HANDLE;
+    public static MethodHandle gatun_operator_free$handle() {
+        return gatun_operator_free.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_free(GatunOperator *op, char *err_buf, size_t err_cap)
      * }
      */
-    public static MemorySegment gatun_calc_free$address() {
-        return gatun_calc_free.ADDR;
+    public static MemorySegment gatun_operator_free$address() {
+        return gatun_operator_free.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * int32_t gatun_calc_free(GatunCalc *calc, char *err_buf, size_t err_cap)
+     * int32_t gatun_operator_free(GatunOperator *op, char *err_buf, size_t err_cap)
      * }
      */
-    public static int gatun_calc_free(MemorySegment calc, MemorySegment err_buf, long err_cap) {
-        var mh$ = gatun_calc_free.HANDLE;
+    public static int gatun_operator_free(MemorySegment op, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_free.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("gatun_calc_free", calc, err_buf, err_cap);
+                traceDowncall("gatun_operator_free", op, err_buf, err_cap);
             }
-            return (int)mh$.invokeExact(calc, err_buf, err_cap);
+            return (int)mh$.invokeExact(op, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,8 +1,8 @@
 package dev.gatun.planner.nodes;
 
-import dev.gatun.arrow.calc.NativeCalc;
-import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.runtime.NativeCalcSpec;
@@ -25,7 +25,7 @@ public final class NativePlanCheck {
                                TypeMapping types, OutputFormat exit) throws NativeException {
         try (NativeAllocator allocator = NativeAllocator.create("gatun plan check", Long.MAX_VALUE);
              BatchWriter writer = new BatchWriter(inputType, readPaths, types, 1, true, allocator);
-             NativeCalc calc = NativeCalc.create(plan, writer.schema(),
+             NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC, plan, writer.schema(),
                      new Schema(types.fields(outputType), Map.of()), exit, allocator)) {
             // compiled, nothing to run
         }

@@ -1,10 +1,11 @@
 package dev.gatun.planner.rewrite;
 
+import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.nodes.NativePlanCheck;
+import dev.gatun.planner.runtime.NativeCalcOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
-import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.planner.substrait.CalcTranslator;
 import dev.gatun.planner.substrait.WatermarkExprs;
 import dev.gatun.transpose.exit.BinaryRowExit;
@@ -56,6 +57,10 @@ public final class CalcAdmission {
         });
     }
 
+    /** Why a fused island stays unfused while the operator cannot emit the watermarks it assigns. */
+    public static final String NOT_EMITTED_YET = "the native library assigns the watermarks of this plan, but the"
+            + " island's operator does not emit them yet";
+
     /**
      * The decision for a Calc fused with the WatermarkAssigner (and computed-column Calc) under it
      * ({@link WatermarkFusion}): one island that also assigns the watermarks.
@@ -69,8 +74,12 @@ public final class CalcAdmission {
                 throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT.key()
                         + " is set, and Gatun does not mark its input idle");
             }
-            return admit(fusion.input(), fusion.top(), fusion.projections(), fusion.condition(),
+            NativeCalcSpec spec = admit(fusion.input(), fusion.top(), fusion.projections(), fusion.condition(),
                     new WatermarkExprs(fusion.rowtime(), fusion.watermark()));
+            if (!NativeCalcOperator.EMITS_ASSIGNED_WATERMARKS) {
+                throw new NotAdmittedException(NOT_EMITTED_YET);
+            }
+            return spec;
         });
     }
 

@@ -1,9 +1,9 @@
 package dev.gatun.planner.runtime;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.calc.NativeCalc;
-import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.transpose.entry.BatchWriter;
 import dev.gatun.transpose.exit.BinaryRowExit;
@@ -42,13 +42,19 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput, ProcessingTimeCallback {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcOperator.class);
+    /**
+     * Whether this operator emits the watermarks a fused plan assigns ({@code spec.assignsWatermarks}:
+     * the native side returns them with each batch). Not yet: until it does, the planner keeps such
+     * islands unfused, and every handle here is created and fed without watermarks.
+     */
+    public static final boolean EMITS_ASSIGNED_WATERMARKS = false;
 
     private final NativeCalcSpec spec;
 
     private transient NativeAllocator allocator;
     private transient BatchWriter writer;
-    private transient NativeCalc insertOnlyCalc;
-    private transient NativeCalc rowKindCalc;
+    private transient NativeOperator insertOnlyCalc;
+    private transient NativeOperator rowKindCalc;
     private transient ColumnarRowView view;
     /** The exit when Rust writes Flink rows (spec.flinkRowsExit), else null and the view reads Arrow columns. */
     private transient BinaryRowExit rowsExit;
@@ -146,10 +152,10 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         if (writer.rowCount() == 0) {
             return;
         }
-        NativeCalc calc = calcFor(writer);
+        NativeOperator calc = calcFor(writer);
         RecordBatch evaluated;
         try {
-            evaluated = calc.evaluate(writer.finish());
+            evaluated = calc.process(writer.finish(), null);
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
         }
@@ -182,17 +188,22 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     }
 
     /** The handle for the writer's current schema; a row-kind sidecar needs a second one. */
-    private NativeCalc calcFor(BatchWriter w) {
+    private NativeOperator calcFor(BatchWriter w) {
         if (w.carriesRowKind()) {
             if (rowKindCalc == null) {
-                rowKindCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, exitFormat(), allocator);
+                rowKindCalc = createCalc(w);
             }
             return rowKindCalc;
         }
         if (insertOnlyCalc == null) {
-            insertOnlyCalc = NativeCalc.create(spec.substraitPlan(), w.schema(), expectedOutput, exitFormat(), allocator);
+            insertOnlyCalc = createCalc(w);
         }
         return insertOnlyCalc;
+    }
+
+    private NativeOperator createCalc(BatchWriter w) {
+        return NativeOperator.create(NativeOperator.Kind.CALC, spec.substraitPlan(), w.schema(), expectedOutput,
+                exitFormat(), allocator);
     }
 
     @Override
@@ -206,8 +217,8 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
 
     private void closeNative() {
         NativeAllocator a = allocator;
-        try (NativeCalc c1 = insertOnlyCalc;
-             NativeCalc c2 = rowKindCalc;
+        try (NativeOperator c1 = insertOnlyCalc;
+             NativeOperator c2 = rowKindCalc;
              BatchWriter w = writer) {
             if (w != null) {
                 w.discard();

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.calc.NativeCalc;
-import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.ffm.NativeException;
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * gatun_flink_regexp_extract and gatun_flink_split_index against Flink's own functions
  * ({@code SqlFunctionUtils.regexpExtract}, {@code SqlFunctionUtils.splitIndex}, which call
  * java.util.regex and commons-lang3) on many patterns and inputs, through the native library
- * directly (plans built here, one NativeCalc per pattern): the differential evidence that the
+ * directly (plans built here, one native Calc per pattern): the differential evidence that the
  * translated Java regex subset and the splitting agree with Flink. FunctionParityTest runs the same
  * functions through real Flink jobs.
  */
@@ -250,13 +250,13 @@ class RegexpSplitDifferentialTest {
         try (NativeAllocator allocator = NativeAllocator.create("differential", Long.MAX_VALUE);
              BatchWriter writer = new BatchWriter(input, List.of(new int[] {0}, new int[] {1}, new int[] {2}), TYPES,
                      batchRows, true, allocator);
-             NativeCalc calc = NativeCalc.create(plan.build().toByteArray(), writer.schema(),
-                     new Schema(TYPES.fields(output), Map.of()), OutputFormat.ARROW, allocator)) {
+             NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC, plan.build().toByteArray(),
+                     writer.schema(), new Schema(TYPES.fields(output), Map.of()), OutputFormat.ARROW, allocator)) {
             for (int from = 0; from < rows.size(); from += batchRows) {
                 for (Row row : rows.subList(from, Math.min(rows.size(), from + batchRows))) {
                     writer.write(GenericRowData.of(string(row.s), string(row.sep), row.i));
                 }
-                try (RecordBatch result = calc.evaluate(writer.finish())) {
+                try (RecordBatch result = calc.process(writer.finish(), null)) {
                     ColumnarRowView view = ColumnarRowView.over(result, output, TYPES);
                     for (int i = 0; i < view.rowCount(); i++) {
                         view.setRow(i);

@@ -2,9 +2,11 @@ package dev.gatun.transpose.exit;
 
 import dev.gatun.arrow.batch.BatchState;
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.calc.NativeCalc;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.WatermarkProgress;
 import dev.gatun.arrow.types.ArrowType;
 import dev.gatun.arrow.types.Field;
+import dev.gatun.arrow.vector.Int64Vector;
 import dev.gatun.arrow.vector.VarBinaryVector;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,7 +26,9 @@ import org.apache.flink.table.types.logical.RowType;
  * closes it at once, before emitting. Every bound batch gets its own array, never reused: rows
  * handed out stay valid (and unchanged) for as long as anyone holds them, also after later binds.
  * {@link #reusedRow} repositions one reused object (for emitting); {@link #row} makes a new one.
- * One exit, one thread.
+ * A batch of an operator that assigns watermarks has a second column,
+ * {@value NativeOperator#WATERMARK_COLUMN}: {@link #watermarkBefore} gives its values, copied at
+ * bind too. One exit, one thread.
  */
 public final class BinaryRowExit {
     private static final ValueLayout.OfInt OFFSET = ValueLayout.JAVA_INT_UNALIGNED;
@@ -35,6 +39,8 @@ public final class BinaryRowExit {
     private org.apache.flink.core.memory.MemorySegment[] segments;
     private int[] offsets = new int[1];
     private int rowCount;
+    /** The watermark before each row of the bound batch, or null without a watermark column. */
+    private long[] watermarks;
 
     /** An exit for rows of {@code arity} fields (the Calc's output row type). */
     public BinaryRowExit(int arity) {
@@ -75,8 +81,10 @@ public final class BinaryRowExit {
 
     /**
      * Copies the rows of {@code batch} (SEALED or IMPORTED, one non-null Binary column
-     * {@value NativeCalc#FLINK_ROW_COLUMN}) to the heap: one copy of the values, one of the offsets.
-     * The batch may be closed as soon as this returns; rows of earlier binds stay valid.
+     * {@value NativeOperator#FLINK_ROW_COLUMN}, then optionally the Int64 column
+     * {@value NativeOperator#WATERMARK_COLUMN}) to the heap: one copy of the values, one of the
+     * offsets (and one of the watermarks). The batch may be closed as soon as this returns; rows of
+     * earlier binds stay valid.
      *
      * @throws IllegalArgumentException when the batch is not in the Flink-rows format, or a row is
      *     shorter than the fixed part of {@link #arity()} fields or not a whole number of words
@@ -86,11 +94,12 @@ public final class BinaryRowExit {
         if (state != BatchState.SEALED && state != BatchState.IMPORTED) {
             throw new IllegalStateException("cannot read a " + state + " batch");
         }
-        if (batch.columnCount() != 1) {
+        int columns = batch.columnCount();
+        if (columns != 1 && (columns != 2 || !isWatermarkColumn(batch.schema().field(1)))) {
             throw notFlinkRows(batch);
         }
         Field field = batch.schema().field(0);
-        if (!field.name().equals(NativeCalc.FLINK_ROW_COLUMN) || !field.type().equals(ArrowType.BINARY)) {
+        if (!field.name().equals(NativeOperator.FLINK_ROW_COLUMN) || !field.type().equals(ArrowType.BINARY)) {
             throw notFlinkRows(batch);
         }
         VarBinaryVector column = batch.column(0, VarBinaryVector.class);
@@ -113,20 +122,51 @@ public final class BinaryRowExit {
                         + arity + " fields (at least " + fixedSize + " bytes, whole words)");
             }
         }
+        long[] marks = columns == 2 ? watermarks(batch.column(1, Int64Vector.class), rows) : null;
         this.offsets = ends;
         this.segments = new org.apache.flink.core.memory.MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
         this.rowCount = rows;
+        this.watermarks = marks;
         return this;
+    }
+
+    private static boolean isWatermarkColumn(Field field) {
+        return field.name().equals(NativeOperator.WATERMARK_COLUMN) && field.type().equals(ArrowType.INT64);
+    }
+
+    private static long[] watermarks(Int64Vector column, int rows) {
+        long[] marks = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            marks[i] = column.isNull(i) ? WatermarkProgress.NONE : column.getLong(i);
+        }
+        return marks;
     }
 
     private static IllegalArgumentException notFlinkRows(RecordBatch batch) {
         return new IllegalArgumentException("not a batch of Flink rows (one Binary column "
-                + NativeCalc.FLINK_ROW_COLUMN + "): " + batch.schema().fields());
+                + NativeOperator.FLINK_ROW_COLUMN + ", optionally then Int64 " + NativeOperator.WATERMARK_COLUMN
+                + "): " + batch.schema().fields());
     }
 
     /** Rows of the bound batch. */
     public int rowCount() {
         return rowCount;
+    }
+
+    /** Whether the bound batch had {@value NativeOperator#WATERMARK_COLUMN}. */
+    public boolean hasWatermarks() {
+        return watermarks != null;
+    }
+
+    /**
+     * The watermark to emit before row {@code row} of the bound batch, or
+     * {@link WatermarkProgress#NONE} (none, or no watermark column).
+     */
+    public long watermarkBefore(int row) {
+        if (row < 0 || row >= rowCount) {
+            throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rowCount);
+        }
+        return watermarks == null ? WatermarkProgress.NONE : watermarks[row];
     }
 
     /** Row {@code i} of the bound batch as the one reused {@link BinaryRowData} (repositioned). */

@@ -2,8 +2,11 @@ package dev.gatun.transpose.exit;
 
 import dev.gatun.arrow.batch.BatchState;
 import dev.gatun.arrow.batch.RecordBatch;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.WatermarkProgress;
 import dev.gatun.arrow.types.ArrowType;
 import dev.gatun.arrow.types.Field;
+import dev.gatun.arrow.vector.Int64Vector;
 import dev.gatun.arrow.vector.Int8Vector;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.List;
@@ -16,8 +19,9 @@ import org.apache.flink.types.RowKind;
  * Arrow batch (imported from native code, or sealed by the entry transpose), reading the batch's
  * memory in place.
  *
- * <p>Columns are the fields of the row type in order, plus {@value TypeMapping#ROW_KIND_COLUMN}
- * last when present (the row kind is INSERT otherwise). {@link #bind} a batch, then
+ * <p>Columns are the fields of the row type in order, then {@value TypeMapping#ROW_KIND_COLUMN}
+ * when present (the row kind is INSERT otherwise), then {@value NativeOperator#WATERMARK_COLUMN}
+ * when present (the watermark to emit before each row: {@link #watermarkBefore}). {@link #bind} a batch, then
  * {@link #setRow} to each row. Values returned by getters: primitives directly; strings and bytes
  * as heap copies ({@code BinaryStringData} over a copied {@code byte[]}); ARRAY, MAP and ROW as
  * small views into the batch, valid while it is. Like any reused Flink row, a consumer that keeps
@@ -29,6 +33,7 @@ public final class ColumnarRowView extends AccessorRow {
     private final List<Field> expected;
     private RecordBatch batch;
     private Int8Vector kinds;
+    private Int64Vector watermarks;
     private int rowCount;
     private RowKind kindOverride;
     private RowCopier copier;
@@ -62,8 +67,7 @@ public final class ColumnarRowView extends AccessorRow {
      */
     public ColumnarRowView bind(RecordBatch batch) {
         int columns = batch.columnCount();
-        boolean withKinds = columns == fields.length + 1;
-        if (columns != fields.length && !withKinds) {
+        if (columns < fields.length || columns > fields.length + 2) {
             throw new IllegalArgumentException("a batch of " + columns + " columns for a row of " + fields.length
                     + " fields: " + batch.schema().fields());
         }
@@ -75,14 +79,19 @@ public final class ColumnarRowView extends AccessorRow {
                         + actual);
             }
         }
+        int next = fields.length;
         Int8Vector kindColumn = null;
-        if (withKinds) {
-            Field last = batch.schema().field(fields.length);
-            if (!last.name().equals(TypeMapping.ROW_KIND_COLUMN) || !last.type().equals(ArrowType.INT8)) {
-                throw new IllegalArgumentException("the extra last column must be Int8 " + TypeMapping.ROW_KIND_COLUMN
-                        + ", the batch has " + last);
-            }
-            kindColumn = batch.column(fields.length, Int8Vector.class);
+        if (next < columns && isColumn(batch, next, TypeMapping.ROW_KIND_COLUMN, ArrowType.INT8)) {
+            kindColumn = batch.column(next++, Int8Vector.class);
+        }
+        Int64Vector watermarkColumn = null;
+        if (next < columns && isColumn(batch, next, NativeOperator.WATERMARK_COLUMN, ArrowType.INT64)) {
+            watermarkColumn = batch.column(next++, Int64Vector.class);
+        }
+        if (next != columns) {
+            throw new IllegalArgumentException("the extra columns must be Int8 " + TypeMapping.ROW_KIND_COLUMN
+                    + " and/or Int64 " + NativeOperator.WATERMARK_COLUMN + ", in this order; the batch has "
+                    + batch.schema().fields().subList(fields.length, columns));
         }
         int rows = batch.rowCount();
         for (int c = 0; c < fields.length; c++) {
@@ -90,10 +99,36 @@ public final class ColumnarRowView extends AccessorRow {
         }
         this.batch = batch;
         this.kinds = kindColumn;
+        this.watermarks = watermarkColumn;
         this.rowCount = rows;
         this.index = 0;
         this.kindOverride = null;
         return this;
+    }
+
+    private static boolean isColumn(RecordBatch batch, int c, String name, ArrowType type) {
+        Field f = batch.schema().field(c);
+        return f.name().equals(name) && f.type().equals(type);
+    }
+
+    /** Whether the bound batch carries {@value NativeOperator#WATERMARK_COLUMN}. */
+    public boolean hasWatermarks() {
+        return watermarks != null;
+    }
+
+    /**
+     * The watermark to emit before row {@code row} of the bound batch, or
+     * {@link WatermarkProgress#NONE} (none, or no watermark column).
+     */
+    public long watermarkBefore(int row) {
+        if (row < 0 || row >= rowCount) {
+            throw new IndexOutOfBoundsException("row " + row + " of a batch of " + rowCount);
+        }
+        if (watermarks == null) {
+            checkReadable();
+            return WatermarkProgress.NONE;
+        }
+        return watermarks.isNull(row) ? WatermarkProgress.NONE : watermarks.getLong(row);
     }
 
     /** Types and children alike; names, nullability and metadata are not compared. */

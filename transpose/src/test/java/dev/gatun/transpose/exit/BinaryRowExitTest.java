@@ -9,10 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.calc.NativeCalc;
-import dev.gatun.arrow.calc.OutputFormat;
-import dev.gatun.arrow.calc.TestPlans;
 import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
+import dev.gatun.arrow.operator.TestPlans;
+import dev.gatun.arrow.operator.WatermarkProgress;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.ffm.NativeException;
@@ -35,6 +36,7 @@ import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.writer.BinaryRowWriter;
@@ -143,6 +145,36 @@ class BinaryRowExitTest {
     }
 
     @Test
+    void aTrailingWatermarkColumnIsCopiedAtBind() {
+        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("i", DataTypes.INT()),
+                DataTypes.FIELD("t", DataTypes.TIMESTAMP(3).notNull())).getLogicalType();
+        TypeMapping types = TypeMapping.defaults();
+        BinaryRowExit exit = new BinaryRowExit(2);
+        try (NativeAllocator allocator = Transposes.allocator("binary-row exit");
+             BatchWriter writer = new BatchWriter(type, Transposes.allFields(type), types, 4, true, allocator)) {
+            for (long t : new long[] {5, 3, 9, 12}) {
+                writer.write(GenericRowData.of((int) t, TimestampData.fromEpochMillis(t)));
+            }
+            RecordBatch input = writer.finish();
+            WatermarkProgress progress = new WatermarkProgress(2);
+            try (NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC,
+                    TestPlans.identityWithWatermarks(input.schema(), 1, 1), input.schema(),
+                    new Schema(types.fields(type), Map.of()), OutputFormat.FLINK_ROWS, allocator);
+                 RecordBatch out = calc.process(input, progress)) {
+                exit.bind(out);
+            }
+            // 5 > 0 + 2 after row 0; 9 > 5 + 2 after row 2; 12 > 9 + 2 after row 3, the last row
+            assertTrue(exit.hasWatermarks());
+            assertEquals(List.of(WatermarkProgress.NONE, 5L, WatermarkProgress.NONE, 9L),
+                    List.of(exit.watermarkBefore(0), exit.watermarkBefore(1), exit.watermarkBefore(2),
+                            exit.watermarkBefore(3)));
+            assertEquals(12, progress.after());
+            assertEquals(9, exit.row(2).getInt(0));
+            assertThrows(IndexOutOfBoundsException.class, () -> exit.watermarkBefore(4));
+        }
+    }
+
+    @Test
     void anEmptyBatchHasNoRows() {
         RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("i", DataTypes.INT())).getLogicalType();
         BinaryRowExit exit = new BinaryRowExit(1);
@@ -158,13 +190,14 @@ class BinaryRowExitTest {
              BatchWriter writer = new BatchWriter(type, Transposes.allFields(type), types, batchRows, !changelog,
                      allocator)) {
             List<RecordBatch> batches = Transposes.writeAll(writer, rows);
-            try (NativeCalc calc = NativeCalc.create(TestPlans.identity(writer.schema()), writer.schema(),
-                    new Schema(types.fields(type), Map.of()), OutputFormat.FLINK_ROWS, allocator)) {
+            try (NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC,
+                    TestPlans.identity(writer.schema()), writer.schema(), new Schema(types.fields(type), Map.of()),
+                    OutputFormat.FLINK_ROWS, allocator)) {
                 BinaryRowExit exit = new BinaryRowExit(type.getFieldCount());
                 RowDataSerializer downstream = new RowDataSerializer(type);
                 int k = 0;
                 for (int b = 0; b < batches.size(); b++) {
-                    try (RecordBatch out = calc.evaluate(batches.set(b, null))) {
+                    try (RecordBatch out = calc.process(batches.set(b, null), null)) {
                         exit.bind(out);
                     }
                     for (int i = 0; i < exit.rowCount(); i++, k++) {
@@ -175,6 +208,7 @@ class BinaryRowExitTest {
                         assertArrayEquals(flink, bytes(fresh), where);
                         assertArrayEquals(flink, bytes(exit.reusedRow(i)), where);
                         assertSame(exit.reusedRow(i), exit.reusedRow(0));
+                        assertEquals(WatermarkProgress.NONE, exit.watermarkBefore(i), "no watermark column");
                         assertSameValues(type, want, fresh, where);
                         RowData copy = downstream.copy(fresh);
                         assertInstanceOf(BinaryRowData.class, copy);
@@ -231,15 +265,15 @@ class BinaryRowExitTest {
                      !changelog, allocator)) {
             rows.forEach(writer::write);
             RecordBatch input = writer.finish();
-            NativeCalc calc;
+            NativeOperator calc;
             try {
-                calc = NativeCalc.create(TestPlans.identity(input.schema()), input.schema(),
-                        new Schema(types.fields(type), Map.of()), format, allocator);
+                calc = NativeOperator.create(NativeOperator.Kind.CALC, TestPlans.identity(input.schema()),
+                        input.schema(), new Schema(types.fields(type), Map.of()), format, allocator);
             } catch (RuntimeException | Error e) {
                 input.close();
                 throw e;
             }
-            try (calc; RecordBatch out = calc.evaluate(input)) {
+            try (calc; RecordBatch out = calc.process(input, null)) {
                 use.accept(out);
             }
         }

@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.batch.RecordBatch;
 import dev.gatun.arrow.cdata.CDataExporter;
 import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
+import dev.gatun.arrow.operator.TestPlans;
+import dev.gatun.arrow.operator.WatermarkProgress;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.arrow.testing.RustRoundTrip;
 import dev.gatun.arrow.types.ArrowType;
@@ -33,6 +37,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -193,6 +198,43 @@ class ColumnarRowViewTest {
                         () -> ColumnarRowView.over(b, other, types));
                 assertTrue(e.getMessage().contains("column") || e.getMessage().contains("columns"), e.getMessage());
             }
+        }
+    }
+
+    @Test
+    void aTrailingWatermarkColumnIsExposedNotRead() {
+        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("i", DataTypes.INT()),
+                DataTypes.FIELD("t", DataTypes.TIMESTAMP(3).notNull())).getLogicalType();
+        for (boolean changelog : new boolean[] {false, true}) {
+            try (NativeAllocator allocator = Transposes.allocator("view");
+                 BatchWriter writer = new BatchWriter(type, Transposes.allFields(type), types, 4, !changelog,
+                         allocator)) {
+                for (long t : new long[] {5, 3, 9}) {
+                    writer.write(GenericRowData.ofKind(t == 3 && changelog ? RowKind.DELETE : RowKind.INSERT, (int) t,
+                            TimestampData.fromEpochMillis(t)));
+                }
+                RecordBatch input = writer.finish();
+                try (NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC,
+                        TestPlans.identityWithWatermarks(input.schema(), 1, 1), input.schema(),
+                        new Schema(types.fields(type), Map.of()), OutputFormat.ARROW, allocator);
+                     RecordBatch out = calc.process(input, new WatermarkProgress(0))) {
+                    assertEquals(NativeOperator.WATERMARK_COLUMN, out.schema().field(out.columnCount() - 1).name());
+                    ColumnarRowView view = ColumnarRowView.over(out, type, types);
+                    assertTrue(view.hasWatermarks());
+                    assertEquals(List.of(WatermarkProgress.NONE, 5L, WatermarkProgress.NONE),
+                            List.of(view.watermarkBefore(0), view.watermarkBefore(1), view.watermarkBefore(2)));
+                    view.setRow(1);
+                    assertEquals(3, view.getInt(0));
+                    assertEquals(changelog ? RowKind.DELETE : RowKind.INSERT, view.getRowKind());
+                    assertThrows(IndexOutOfBoundsException.class, () -> view.watermarkBefore(3));
+                }
+            }
+        }
+        try (NativeAllocator allocator = Transposes.allocator("view");
+             RecordBatch plain = batch(allocator, false, 2)) {
+            ColumnarRowView view = ColumnarRowView.over(plain, TYPE, types);
+            assertTrue(!view.hasWatermarks());
+            assertEquals(WatermarkProgress.NONE, view.watermarkBefore(1));
         }
     }
 

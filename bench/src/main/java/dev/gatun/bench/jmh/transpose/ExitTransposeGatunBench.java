@@ -1,9 +1,9 @@
 package dev.gatun.bench.jmh.transpose;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.calc.NativeCalc;
-import dev.gatun.arrow.calc.OutputFormat;
 import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.arrow.types.Schema;
 import dev.gatun.bench.rows.RowBatch;
 import dev.gatun.planner.substrait.CalcTranslator;
@@ -72,8 +72,8 @@ public class ExitTransposeGatunBench {
     private RowData.FieldGetter[] getters;
     private RowDataSerializer serializer;
     private BatchWriter writer;
-    private NativeCalc arrowCalc;
-    private NativeCalc rowsCalc;
+    private NativeOperator arrowCalc;
+    private NativeOperator rowsCalc;
     /** The identity Calc's result over {@link #batch}'s rows, in the Flink-rows format. */
     private RecordBatch flinkRows;
     private BinaryRowExit exit;
@@ -100,9 +100,11 @@ public class ExitTransposeGatunBench {
         serializer = new RowDataSerializer(type);
         byte[] plan = identityPlan(type, paths, types);
         Schema output = new Schema(types.fields(type), Map.of());
-        arrowCalc = NativeCalc.create(plan, writer.schema(), output, OutputFormat.ARROW, allocator);
-        rowsCalc = NativeCalc.create(plan, writer.schema(), output, OutputFormat.FLINK_ROWS, allocator);
-        flinkRows = rowsCalc.evaluate(write());
+        arrowCalc = NativeOperator.create(NativeOperator.Kind.CALC, plan, writer.schema(), output, OutputFormat.ARROW,
+                allocator);
+        rowsCalc = NativeOperator.create(NativeOperator.Kind.CALC, plan, writer.schema(), output,
+                OutputFormat.FLINK_ROWS, allocator);
+        flinkRows = rowsCalc.process(write(), null);
         exit = new BinaryRowExit(type.getFieldCount());
     }
 
@@ -199,7 +201,7 @@ public class ExitTransposeGatunBench {
 
     @Benchmark
     public void pipelineArrowViewThenCopy(Blackhole bh) {
-        try (RecordBatch out = arrowCalc.evaluate(write())) {
+        try (RecordBatch out = arrowCalc.process(write(), null)) {
             ColumnarRowView v = view.bind(out);
             for (int r = 0; r < v.rowCount(); r++) {
                 v.setRow(r);
@@ -211,7 +213,7 @@ public class ExitTransposeGatunBench {
 
     @Benchmark
     public void pipelineFlinkRowsThenCopy(Blackhole bh) {
-        try (RecordBatch out = rowsCalc.evaluate(write())) {
+        try (RecordBatch out = rowsCalc.process(write(), null)) {
             exit.bind(out);
         }
         for (int r = 0; r < exit.rowCount(); r++) {
@@ -221,14 +223,14 @@ public class ExitTransposeGatunBench {
 
     @Benchmark
     public int calcArrow() {
-        try (RecordBatch out = arrowCalc.evaluate(write())) {
+        try (RecordBatch out = arrowCalc.process(write(), null)) {
             return out.rowCount();
         }
     }
 
     @Benchmark
     public int calcFlinkRows() {
-        try (RecordBatch out = rowsCalc.evaluate(write())) {
+        try (RecordBatch out = rowsCalc.process(write(), null)) {
             return out.rowCount();
         }
     }

@@ -1,0 +1,78 @@
+package dev.gatun.arrow.operator;
+
+import dev.gatun.ffm.internal.GatunWatermarkProgress;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+
+/**
+ * The state of Flink's {@code WatermarkAssignerOperator} across the batches of one
+ * {@link NativeOperator} whose plan assigns watermarks ({@code GatunWatermarkProgress}): the
+ * highest watermark seen ({@code currentWatermark}), the last one emitted ({@code lastWatermark}),
+ * both starting at 0 as in Flink's {@code open()}, the emit interval
+ * ({@code pipeline.auto-watermark-interval}, ms) and, after each call, the watermark to emit after
+ * the batch's last output row ({@link #NONE} for none). {@link NativeOperator#process} updates it
+ * in place on success only. Not thread-safe: one operator thread owns it.
+ */
+public final class WatermarkProgress {
+    /** No watermark ({@code INT64_MIN}). */
+    public static final long NONE = Long.MIN_VALUE;
+
+    private long current;
+    private long last;
+    private long interval;
+    private long after = NONE;
+
+    /** A fresh progress (current and last 0) with the emit interval {@code interval} (ms, may be 0). */
+    public WatermarkProgress(long interval) {
+        this(0, 0, interval);
+    }
+
+    public WatermarkProgress(long current, long last, long interval) {
+        this.current = current;
+        this.last = last;
+        this.interval = interval;
+    }
+
+    /** The highest watermark seen so far. */
+    public long current() {
+        return current;
+    }
+
+    /** The last watermark emitted. */
+    public long last() {
+        return last;
+    }
+
+    /** The emit interval in milliseconds. */
+    public long interval() {
+        return interval;
+    }
+
+    /** The watermark to emit after the last output row of the last batch, or {@link #NONE}. */
+    public long after() {
+        return after;
+    }
+
+    /** A {@code GatunWatermarkProgress} holding this state, allocated with {@code allocator}. */
+    MemorySegment toStruct(SegmentAllocator allocator) {
+        MemorySegment struct = GatunWatermarkProgress.allocate(allocator);
+        GatunWatermarkProgress.current(struct, current);
+        GatunWatermarkProgress.last(struct, last);
+        GatunWatermarkProgress.interval(struct, interval);
+        GatunWatermarkProgress.after(struct, NONE);
+        return struct;
+    }
+
+    /** Takes the state a successful call left in {@code struct}. */
+    void updateFrom(MemorySegment struct) {
+        current = GatunWatermarkProgress.current(struct);
+        last = GatunWatermarkProgress.last(struct);
+        after = GatunWatermarkProgress.after(struct);
+    }
+
+    @Override
+    public String toString() {
+        return "WatermarkProgress[current=" + current + ", last=" + last + ", interval=" + interval + ", after="
+                + (after == NONE ? "NONE" : after) + "]";
+    }
+}

@@ -1,0 +1,82 @@
+//! The kinds of the one native operator handle (`GatunOperator`).
+//!
+//! Every kind implements [`NativeOperator`]: the handle imports each input batch once
+//! (the same import for every kind, row-kind column split off), hands it to the kind and
+//! exports what the kind returns. A kind that buffers (aggregates) returns rows when it
+//! has some and on [`NativeOperator::flush`].
+//!
+//! - [`calc`]: projections + filter, with [`watermark`] assignment when the plan says so;
+//! - [`rowkind`]: the row-kind sidecar and the input schema split;
+//! - [`output`]: the Arrow and Flink-rows output formats.
+
+pub mod calc;
+pub mod output;
+pub mod rowkind;
+pub mod watermark;
+
+use arrow::array::{ArrayRef, RecordBatch, StructArray};
+use arrow::datatypes::{Fields, Schema};
+
+use crate::ffi::abi::GATUN_OPERATOR_CALC;
+use crate::{GatunError, GatunResult};
+use output::OutputFormat;
+use rowkind::InputSchema;
+use watermark::Progress;
+
+/// One kind of native operator, as a handle owns it.
+pub trait NativeOperator: Send + std::fmt::Debug {
+    /// The fields of every result batch (the `+s` output schema exported at create).
+    fn output_fields(&self) -> &Fields;
+
+    /// Whether [`process`](Self::process) assigns watermarks (then it takes a progress).
+    fn assigns_watermarks(&self) -> bool;
+
+    /// Processes one input batch (the row-kind column split off into `row_kind`).
+    /// `progress` is given exactly when the operator assigns watermarks; the caller keeps
+    /// its previous value when this fails. `None` when no rows are emitted for this input.
+    fn process(
+        &mut self,
+        batch: RecordBatch,
+        row_kind: Option<ArrayRef>,
+        progress: Option<&mut Progress>,
+    ) -> GatunResult<Option<StructArray>>;
+
+    /// Emits what the operator buffers and resets it; `None` when there is nothing.
+    fn flush(&mut self) -> GatunResult<Option<StructArray>>;
+}
+
+/// The `GATUN_OPERATOR_*` kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Calc,
+}
+
+impl Kind {
+    /// The kind of a `GATUN_OPERATOR_*` value, or `GATUN_ERR_INVALID_ARGUMENT`.
+    pub fn from_abi(value: u32) -> GatunResult<Self> {
+        match value {
+            GATUN_OPERATOR_CALC => Ok(Self::Calc),
+            other => Err(GatunError::invalid_argument(format!(
+                "argument `kind` is {other}; expected GATUN_OPERATOR_CALC ({GATUN_OPERATOR_CALC})"
+            ))),
+        }
+    }
+}
+
+/// Compiles an operator of `kind` from `plan` for batches of `input`.
+pub fn create(
+    kind: Kind,
+    plan: &[u8],
+    input: &InputSchema,
+    expected_output: &Schema,
+    format: OutputFormat,
+) -> GatunResult<Box<dyn NativeOperator>> {
+    match kind {
+        Kind::Calc => Ok(Box::new(calc::Calc::create(
+            plan,
+            input,
+            expected_output,
+            format,
+        )?)),
+    }
+}
