@@ -32,6 +32,7 @@ mod regexp;
 mod split;
 mod string;
 mod temporal;
+mod timestamp_plus;
 #[cfg(test)]
 mod timing;
 mod unicode_data;
@@ -237,6 +238,7 @@ fn registry() -> &'static [(Arc<ScalarUDF>, bool)] {
         all.extend(like::functions());
         all.extend(cast::functions());
         all.extend(temporal::functions());
+        all.extend(timestamp_plus::functions());
         all.into_iter()
             .map(|f| {
                 let fallible = f.fallible;

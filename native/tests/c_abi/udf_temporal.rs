@@ -3,11 +3,11 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayRef, AsArray, Date32Array, Time32MillisecondArray, TimestampMicrosecondArray,
-    TimestampMillisecondArray,
+    Array, ArrayRef, AsArray, Date32Array, Time32MillisecondArray, TimestampMicrosecondArray,
+    TimestampMillisecondArray, TimestampNanosecondArray,
 };
 use arrow::datatypes::{
-    Date32Type, Int64Type, Time32MillisecondType, TimestampMicrosecondType,
+    DataType, Date32Type, Int64Type, Time32MillisecondType, TimeUnit, TimestampMicrosecondType,
     TimestampMillisecondType,
 };
 use datafusion::common::ScalarValue;
@@ -168,5 +168,52 @@ fn floor_and_ceil_dates_and_times() {
     assert_eq!(
         out.as_primitive::<Time32MillisecondType>().values(),
         &[49_557_000]
+    );
+}
+
+#[test]
+fn timestamp_plus_millis() {
+    // Flink: fromEpochMillis(ts.getMillisecond() + millis, ts.getNanoOfMillisecond())
+    let plus = |x: ArrayRef, millis: i64| {
+        eval(
+            call(
+                "gatun_flink_timestamp_plus_millis",
+                vec![col("x"), lit(ScalarValue::Int64(Some(millis)))],
+            ),
+            &batch(vec![("x", x)]),
+        )
+        .unwrap()
+    };
+    let ms: ArrayRef = Arc::new(TimestampMillisecondArray::from(vec![Some(TS), None, Some(-1)]));
+    let out = plus(ms, -4_000);
+    let out = out.as_primitive::<TimestampMillisecondType>();
+    assert_eq!(out.value(0), TS - 4_000);
+    assert!(out.is_null(1));
+    assert_eq!(out.value(2), -4_001);
+    // sub-millisecond parts are kept, also before 1970 (floor split)
+    let micros: ArrayRef = Arc::new(TimestampMicrosecondArray::from(vec![1_500, -1]));
+    let out = plus(micros, 1);
+    assert_eq!(
+        out.as_primitive::<TimestampMicrosecondType>().values(),
+        &[2_500, 999]
+    );
+    // the zone of a TIMESTAMP_LTZ stays
+    let ltz: ArrayRef = Arc::new(TimestampMillisecondArray::from(vec![TS]).with_timezone("UTC"));
+    assert_eq!(
+        plus(ltz, 10).data_type(),
+        &DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into()))
+    );
+    // beyond the unit's range: an error, never a wrapped value
+    let nanos: ArrayRef = Arc::new(TimestampNanosecondArray::from(vec![0]));
+    assert_fails(
+        eval(
+            call(
+                "gatun_flink_timestamp_plus_millis",
+                vec![col("x"), lit(ScalarValue::Int64(Some(i64::MAX / 2)))],
+            ),
+            &batch(vec![("x", nanos)]),
+        ),
+        GATUN_ERR_EXECUTION,
+        &["outside the range"],
     );
 }

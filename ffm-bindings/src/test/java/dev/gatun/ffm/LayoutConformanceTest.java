@@ -1,5 +1,6 @@
 package dev.gatun.ffm;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.ffm.internal.gatun_h;
@@ -134,6 +135,13 @@ class LayoutConformanceTest {
             }
         }
         return values;
+    }
+
+    @Test
+    void gatunNativeRepeatsTheHeadersConstants() {
+        assertEquals(gatun_h.GATUN_OPERATOR_CALC(), GatunNative.OPERATOR_CALC);
+        assertEquals(gatun_h.GATUN_OUTPUT_ARROW(), GatunNative.OUTPUT_ARROW);
+        assertEquals(gatun_h.GATUN_OUTPUT_FLINK_ROWS(), GatunNative.OUTPUT_FLINK_ROWS);
     }
 
     @Test

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.nodes.PlanNodesFactory;
 import dev.gatun.planner.nodes.StreamExecNativeCalc;
-import dev.gatun.planner.runtime.NativeCalcOperator;
+import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.testing.CollectSinkFactory;
 import dev.gatun.planner.testing.GatunCounters;
 import dev.gatun.planner.testing.Queries;
@@ -278,7 +278,7 @@ class CompiledPlanTest {
             if (t instanceof OneInputTransformation<?, ?> one) {
                 StreamOperatorFactory<?> factory = one.getOperatorFactory();
                 if (factory instanceof SimpleOperatorFactory<?> simple
-                        && simple.getOperator() instanceof NativeCalcOperator) {
+                        && simple.getOperator() instanceof IslandOperator) {
                     return true;
                 }
             }

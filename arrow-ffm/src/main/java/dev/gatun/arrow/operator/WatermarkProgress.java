@@ -53,6 +53,30 @@ public final class WatermarkProgress {
         return after;
     }
 
+    /**
+     * Flink's {@code advanceWatermark}: when the watermark advanced past the last one emitted, that
+     * one becomes the last and is returned for emitting; otherwise {@link #NONE}.
+     */
+    public long advance() {
+        if (current > last) {
+            last = current;
+            return current;
+        }
+        return NONE;
+    }
+
+    /**
+     * The end-of-input watermark ({@code Long.MAX_VALUE}) arrived: true, and the current watermark
+     * becomes it, unless it already is (it passes once).
+     */
+    public boolean endOfInput() {
+        if (current == Long.MAX_VALUE) {
+            return false;
+        }
+        current = Long.MAX_VALUE;
+        return true;
+    }
+
     /** A {@code GatunWatermarkProgress} holding this state, allocated with {@code allocator}. */
     MemorySegment toStruct(SegmentAllocator allocator) {
         MemorySegment struct = GatunWatermarkProgress.allocate(allocator);

@@ -12,7 +12,7 @@ import dev.gatun.planner.Gatun;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.rewrite.PlanReport;
-import dev.gatun.planner.runtime.NativeCalcOperator;
+import dev.gatun.planner.runtime.IslandOperator;
 import java.lang.reflect.InvocationHandler;
 import java.math.BigDecimal;
 import java.lang.reflect.Proxy;
@@ -107,7 +107,7 @@ class NexmarkNativeReadsTest {
         List<RowData> expected = new ArrayList<>();
         int bids = 0;
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
-                     new OneInputStreamOperatorTestHarness<>(new NativeCalcOperator(spec))) {
+                     new OneInputStreamOperatorTestHarness<>(new IslandOperator(spec))) {
             harness.setup(new RowDataSerializer(spec.outputType())); // copies each row off the reused view
             harness.open();
             for (long i = 0; i < EVENTS; i++) {
@@ -142,7 +142,7 @@ class NexmarkNativeReadsTest {
         assertEquals(spec.readPaths().size() - 1, allButPrice.size());
         NexmarkGenerator generator = new NexmarkGenerator(RowShape.BASE_MILLIS, Nexmark.DEFAULT_EVENTS_PER_SECOND);
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
-                     new OneInputStreamOperatorTestHarness<>(new NativeCalcOperator(spec))) {
+                     new OneInputStreamOperatorTestHarness<>(new IslandOperator(spec))) {
             harness.setup(new RowDataSerializer(spec.outputType()));
             harness.open();
             Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> {

@@ -2,7 +2,7 @@ package dev.gatun.planner.nodes;
 
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.runtime.BorrowedInput;
-import dev.gatun.planner.runtime.NativeCalcOperator;
+import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
@@ -102,7 +102,7 @@ public final class StreamExecNativeCalc extends StreamExecCalc {
         return ExecNodeUtil.createOneInputTransformation(
                 input,
                 createTransformationMeta(CALC_TRANSFORMATION, config),
-                new NativeCalcOperator(spec),
+                new IslandOperator(spec),
                 InternalTypeInfo.of(getOutputType()),
                 input.getParallelism(),
                 false);

@@ -4,7 +4,6 @@ import dev.gatun.arrow.operator.OutputFormat;
 import dev.gatun.ffm.NativeException;
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.nodes.NativePlanCheck;
-import dev.gatun.planner.runtime.NativeCalcOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.substrait.CalcTranslator;
 import dev.gatun.planner.substrait.WatermarkExprs;
@@ -57,10 +56,6 @@ public final class CalcAdmission {
         });
     }
 
-    /** Why a fused island stays unfused while the operator cannot emit the watermarks it assigns. */
-    public static final String NOT_EMITTED_YET = "the native library assigns the watermarks of this plan, but the"
-            + " island's operator does not emit them yet";
-
     /**
      * The decision for a Calc fused with the WatermarkAssigner (and computed-column Calc) under it
      * ({@link WatermarkFusion}): one island that also assigns the watermarks.
@@ -76,9 +71,6 @@ public final class CalcAdmission {
             }
             NativeCalcSpec spec = admit(fusion.input(), fusion.top(), fusion.projections(), fusion.condition(),
                     new WatermarkExprs(fusion.rowtime(), fusion.watermark()));
-            if (!NativeCalcOperator.EMITS_ASSIGNED_WATERMARKS) {
-                throw new NotAdmittedException(NOT_EMITTED_YET);
-            }
             return spec;
         });
     }

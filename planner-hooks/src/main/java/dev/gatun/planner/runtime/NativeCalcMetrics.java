@@ -53,8 +53,11 @@ final class NativeCalcMetrics {
     }
 
     /** Called while the batch's result is still held, when native memory is at its peak. */
-    void batchDone(int rows) {
+    void resultHeld() {
         peakBytes = Math.max(peakBytes, allocator.javaBytes() + allocator.importedBytes());
+    }
+
+    void batchDone(int rows) {
         batches.inc();
         rowsOut.inc(rows);
     }

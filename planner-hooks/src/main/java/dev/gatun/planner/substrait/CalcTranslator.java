@@ -382,6 +382,10 @@ public final class CalcTranslator {
     // ---- arithmetic ----
 
     private Typed arithmetic(RexCall c, SqlKind kind, LogicalType result) {
+        Typed temporal = timestampPlusInterval(c, kind, result);
+        if (temporal != null) {
+            return temporal;
+        }
         Typed a = translate(c.getOperands().get(0));
         Typed b = translate(c.getOperands().get(1));
         if (!isNumeric(a.type) || !isNumeric(b.type) || !isNumeric(result)) {
@@ -407,6 +411,53 @@ public final class CalcTranslator {
             default -> "gatun_flink_mod";
         };
         return new Typed(fn(name, result, l, r), result);
+    }
+
+    /**
+     * {@code ts + INTERVAL}, {@code INTERVAL + ts} and {@code ts - INTERVAL} with a TIMESTAMP or
+     * TIMESTAMP_LTZ and an INTERVAL DAY TO SECOND literal (a watermark's {@code ts - INTERVAL '4'
+     * SECOND}), as Flink computes it: the interval's milliseconds added to the millisecond part
+     * ({@code gatun_flink_timestamp_plus_millis}); null when {@code c} is not that.
+     */
+    private Typed timestampPlusInterval(RexCall c, SqlKind kind, LogicalType result) {
+        if (kind != SqlKind.PLUS && kind != SqlKind.MINUS || !isTimestamp(result)) {
+            return null;
+        }
+        RexNode x = c.getOperands().get(0);
+        RexNode y = c.getOperands().get(1);
+        if (kind == SqlKind.PLUS && isDayTimeInterval(x)) {
+            RexNode swap = x;
+            x = y;
+            y = swap;
+        }
+        if (!isTimestamp(logical(x)) || !isDayTimeInterval(y)) {
+            return null;
+        }
+        if (!(y instanceof RexLiteral literal) || literal.isNull()) {
+            throw refused(c, "is admitted natively only with an INTERVAL literal");
+        }
+        long millis = literal.getValueAs(java.math.BigDecimal.class).longValueExact();
+        if (kind == SqlKind.MINUS) {
+            if (millis == Long.MIN_VALUE) {
+                throw refused(c, "with this interval is not admitted natively");
+            }
+            millis = -millis;
+        }
+        Typed ts = translate(x);
+        if (!sameArrow(ts.type, result)) {
+            throw refused(c, "of " + ts.type.asSummaryString() + " into " + result.asSummaryString()
+                    + " is not admitted natively");
+        }
+        return new Typed(fn("gatun_flink_timestamp_plus_millis", result, ts.expr, Literals.int64(millis)), result);
+    }
+
+    private static boolean isTimestamp(LogicalType type) {
+        return type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                || type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    private static boolean isDayTimeInterval(RexNode node) {
+        return logical(node).getTypeRoot() == LogicalTypeRoot.INTERVAL_DAY_TIME;
     }
 
     /**

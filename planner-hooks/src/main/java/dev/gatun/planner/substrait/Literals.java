@@ -35,6 +35,10 @@ final class Literals {
         return Expression.newBuilder().setLiteral(Literal.newBuilder().setI32(value)).build();
     }
 
+    static Expression int64(long value) {
+        return Expression.newBuilder().setLiteral(Literal.newBuilder().setI64(value)).build();
+    }
+
     static Expression string(String value) {
         return Expression.newBuilder().setLiteral(Literal.newBuilder().setString(value)).build();
     }

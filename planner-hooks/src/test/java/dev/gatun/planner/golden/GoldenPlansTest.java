@@ -128,7 +128,10 @@ class GoldenPlansTest {
                         + " CAST(i AS DECIMAL(12, 3)), TRY_CAST(s AS INT) FROM g"),
                 c("temporal", "SELECT id, EXTRACT(YEAR FROM ts3), EXTRACT(HOUR FROM ts3), MONTH(dy),"
                         + " DAYOFWEEK(ts6), SECOND(tm), FLOOR(ts3 TO HOUR), CEIL(ts3 TO DAY), FLOOR(ts6 TO MONTH)"
-                        + " FROM g"));
+                        + " FROM g"),
+                // the watermark expressions of rowtime DDLs: TIMESTAMP/LTZ minus a DAY TO SECOND literal
+                c("timestamp_plus_interval", "SELECT id, ts3 - INTERVAL '5' SECOND, ts6 + INTERVAL '1' HOUR,"
+                        + " ltz - INTERVAL '0.250' SECOND, ts3 + INTERVAL '2 03:04:05.006' DAY TO SECOND FROM g"));
     }
 
     private static String[] c(String name, String sql) {

@@ -221,7 +221,9 @@ public final class ParityQueries {
                 stock("on a computed value", "SELECT id, ra[1].p FROM ty"),
                 stock("is not admitted natively for this type", "SELECT id, bin = vb FROM ty"),
                 stock("a literal of type INTERVAL", "SELECT id, idt > INTERVAL '1' HOUR FROM ty"),
-                stock("a literal of type INTERVAL", "SELECT id, ts + INTERVAL '1' HOUR FROM ty"),
+                n("SELECT id, ts + INTERVAL '1' HOUR, ts6 - INTERVAL '0.5' SECOND, ltz - INTERVAL '1 02:00:00' DAY TO"
+                        + " SECOND FROM ty"),
+                stock("is not admitted natively (only numeric arithmetic is)", "SELECT id, dt + INTERVAL '1' MONTH FROM ty"),
                 stock("has no native translation", "SELECT id, TIMESTAMPDIFF(DAY, ts, ts6) FROM ty"));
     }
 

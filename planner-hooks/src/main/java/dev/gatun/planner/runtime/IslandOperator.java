@@ -2,12 +2,8 @@ package dev.gatun.planner.runtime;
 
 import dev.gatun.arrow.batch.RecordBatch;
 import dev.gatun.arrow.memory.NativeAllocator;
-import dev.gatun.arrow.operator.NativeOperator;
-import dev.gatun.arrow.operator.OutputFormat;
-import dev.gatun.arrow.types.Schema;
+import dev.gatun.arrow.operator.WatermarkProgress;
 import dev.gatun.transpose.entry.BatchWriter;
-import dev.gatun.transpose.exit.BinaryRowExit;
-import dev.gatun.transpose.exit.ColumnarRowView;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A native Calc island as ONE Flink operator: rows are written straight into an Arrow batch
- * (entry transpose), the batch crosses to Rust by pointer, and the result is emitted row by row
- * from a columnar view over the imported memory (exit transpose).
+ * A native island as ONE Flink operator: rows are written straight into an Arrow batch (entry
+ * transpose), the batch crosses to the island's native kernel by pointer, and the result rows are
+ * emitted from the exit ({@link IslandExit}).
  *
- * <p>A batch is flushed when it is full, when its oldest row is {@code gatun.batch.latency}
- * old, before a watermark, before a checkpoint barrier and at the end of input, so rows never
- * overtake watermarks or checkpoints. Closing releases a partial batch without emitting it.
+ * <p>A batch is flushed when it is full, when its oldest row is {@code gatun.batch.latency} old,
+ * before a watermark, before a checkpoint barrier and at the end of input, so rows never overtake
+ * watermarks or checkpoints. Closing releases a partial batch without emitting it. An island fused
+ * with a WatermarkAssigner ({@link WatermarkAssignment}) assigns the watermarks itself and drops
+ * upstream ones except the final one.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
@@ -38,36 +36,27 @@ import org.slf4j.LoggerFactory;
  * there the operator keeps copies of the pending rows and writes, evaluates and releases each
  * batch inside the one call that flushes it, on whichever thread that is.
  */
-public final class NativeCalcOperator extends TableStreamOperator<RowData>
+public final class IslandOperator extends TableStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput, ProcessingTimeCallback {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(NativeCalcOperator.class);
-    /**
-     * Whether this operator emits the watermarks a fused plan assigns ({@code spec.assignsWatermarks}:
-     * the native side returns them with each batch). Not yet: until it does, the planner keeps such
-     * islands unfused, and every handle here is created and fed without watermarks.
-     */
-    public static final boolean EMITS_ASSIGNED_WATERMARKS = false;
+    private static final Logger LOG = LoggerFactory.getLogger(IslandOperator.class);
 
     private final NativeCalcSpec spec;
 
     private transient NativeAllocator allocator;
+    private transient NativeMemoryBudget budget;
     private transient BatchWriter writer;
-    private transient NativeOperator insertOnlyCalc;
-    private transient NativeOperator rowKindCalc;
-    private transient ColumnarRowView view;
-    /** The exit when Rust writes Flink rows (spec.flinkRowsExit), else null and the view reads Arrow columns. */
-    private transient BinaryRowExit rowsExit;
-    private transient StreamRecord<RowData> out;
+    private transient IslandKernel kernel;
+    private transient IslandExit exit;
+    private transient WatermarkAssignment watermarks;
+    private transient IslandExit.Emitter emitter;
     private transient boolean timerPending;
     private transient NativeCalcMetrics metrics;
-    private transient Schema expectedOutput;
-    private transient NativeMemoryBudget budget;
     /** Pending row copies, only when chained to a legacy source (see the class comment). */
     private transient List<RowData> pendingRows;
     private transient RowDataSerializer rowCopier;
 
-    public NativeCalcOperator(NativeCalcSpec spec) {
+    public IslandOperator(NativeCalcSpec spec) {
         this.spec = spec;
     }
 
@@ -79,11 +68,28 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         allocator = budget.open(getOperatorName());
         writer = new BatchWriter(spec.inputType(), spec.readPaths(), types, spec.batchRows(),
                 spec.insertOnlyInput(), allocator);
-        view = new ColumnarRowView(spec.outputType(), types);
-        rowsExit = spec.flinkRowsExit() ? new BinaryRowExit(spec.outputType().getFieldCount()) : null;
-        expectedOutput = new Schema(types.fields(spec.outputType()), java.util.Map.of());
-        out = new StreamRecord<>(null);
+        kernel = new IslandKernel(spec, types, allocator);
+        exit = IslandExit.of(spec, types);
         metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
+        StreamRecord<RowData> out = new StreamRecord<>(null);
+        emitter = new IslandExit.Emitter() {
+            @Override
+            public void row(RowData row) {
+                output.collect(out.replace(row));
+            }
+
+            @Override
+            public void watermark(long timestamp) {
+                output.emitWatermark(new Watermark(timestamp));
+            }
+        };
+        if (spec.assignsWatermarks()) {
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            watermarks = new WatermarkAssignment(getExecutionConfig().getAutoWatermarkInterval(), now);
+            if (watermarks.interval() > 0) {
+                getProcessingTimeService().registerTimer(now + watermarks.interval(), this::onWatermarkTimer);
+            }
+        }
         if (getContainingTask() instanceof SourceStreamTask<?, ?, ?>) {
             pendingRows = new ArrayList<>();
             rowCopier = new RowDataSerializer(spec.inputType());
@@ -109,16 +115,34 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         }
     }
 
+    /** The batch latency timer. */
     @Override
     public void onProcessingTime(long time) throws Exception {
         timerPending = false;
         flush();
     }
 
+    /** The fused assigner's periodic timer: the rows received so far go first, then the watermark. */
+    private void onWatermarkTimer(long time) throws Exception {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        if (watermarks.periodicDue(now)) {
+            flush();
+            Watermark advanced = watermarks.advance();
+            if (advanced != null) {
+                output.emitWatermark(advanced);
+            }
+        }
+        getProcessingTimeService().registerTimer(now + watermarks.interval(), this::onWatermarkTimer);
+    }
+
     @Override
     public void processWatermark(Watermark mark) throws Exception {
-        flush();
-        super.processWatermark(mark);
+        if (watermarks == null) {
+            flush();
+            super.processWatermark(mark);
+        } else {
+            endOfInputWatermark(mark);
+        }
     }
 
     @Override
@@ -130,6 +154,27 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
     @Override
     public void endInput() throws Exception {
         flush();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        if (watermarks != null) {
+            endOfInputWatermark(Watermark.MAX_WATERMARK);
+        }
+        super.finish();
+    }
+
+    /**
+     * The fused assigner lets only the final watermark through, once: the rows it has go first,
+     * with the watermarks they advance, then it.
+     */
+    private void endOfInputWatermark(Watermark mark) {
+        if (!watermarks.isFinal(mark)) {
+            return;
+        }
+        flush();
+        watermarks.passFinal();
+        output.emitWatermark(mark);
     }
 
     private void write(RowData row) {
@@ -152,58 +197,33 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
         if (writer.rowCount() == 0) {
             return;
         }
-        NativeOperator calc = calcFor(writer);
-        RecordBatch evaluated;
+        RecordBatch result;
         try {
-            evaluated = calc.process(writer.finish(), null);
+            result = kernel.process(writer, watermarks == null ? null : watermarks.progress());
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
         }
-        if (rowsExit != null) {
-            int rows;
-            try (RecordBatch result = evaluated) {
-                budget.check(allocator);
-                rows = rowsExit.bind(result).rowCount();
-                metrics.batchDone(rows);
+        emit(result);
+        if (watermarks != null) {
+            long after = watermarks.progress().after();
+            if (after != WatermarkProgress.NONE) {
+                output.emitWatermark(new Watermark(after));
             }
-            for (int i = 0; i < rows; i++) {
-                output.collect(out.replace(rowsExit.reusedRow(i)));
-            }
+        }
+    }
+
+    private void emit(RecordBatch result) {
+        if (result == null) {
             return;
         }
-        try (RecordBatch result = evaluated) {
+        try {
             budget.check(allocator);
-            view.bind(result);
-            int rows = view.rowCount();
-            for (int i = 0; i < rows; i++) {
-                view.setRow(i);
-                output.collect(out.replace(view));
-            }
-            metrics.batchDone(rows);
+            metrics.resultHeld();
+        } catch (RuntimeException e) {
+            result.close();
+            throw e;
         }
-    }
-
-    private OutputFormat exitFormat() {
-        return spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
-    }
-
-    /** The handle for the writer's current schema; a row-kind sidecar needs a second one. */
-    private NativeOperator calcFor(BatchWriter w) {
-        if (w.carriesRowKind()) {
-            if (rowKindCalc == null) {
-                rowKindCalc = createCalc(w);
-            }
-            return rowKindCalc;
-        }
-        if (insertOnlyCalc == null) {
-            insertOnlyCalc = createCalc(w);
-        }
-        return insertOnlyCalc;
-    }
-
-    private NativeOperator createCalc(BatchWriter w) {
-        return NativeOperator.create(NativeOperator.Kind.CALC, spec.substraitPlan(), w.schema(), expectedOutput,
-                exitFormat(), allocator);
+        metrics.batchDone(exit.emit(result, emitter));
     }
 
     @Override
@@ -217,8 +237,7 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
 
     private void closeNative() {
         NativeAllocator a = allocator;
-        try (NativeOperator c1 = insertOnlyCalc;
-             NativeOperator c2 = rowKindCalc;
+        try (IslandKernel k = kernel;
              BatchWriter w = writer) {
             if (w != null) {
                 w.discard();
@@ -228,8 +247,7 @@ public final class NativeCalcOperator extends TableStreamOperator<RowData>
             }
         } finally {
             allocator = null;
-            insertOnlyCalc = null;
-            rowKindCalc = null;
+            kernel = null;
             writer = null;
             if (a != null) {
                 budget.closed(a);

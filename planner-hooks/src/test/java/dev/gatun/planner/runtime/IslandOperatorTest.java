@@ -47,7 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * happened, and the task off-heap budget bounds native memory.
  */
 @ExtendWith(LeakCheckExtension.class)
-class NativeCalcOperatorTest {
+class IslandOperatorTest {
     private static final String SQL = "SELECT id, a + 1, UPPER(s) FROM h WHERE a > 0";
 
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -73,7 +73,7 @@ class NativeCalcOperatorTest {
 
     private OneInputStreamOperatorTestHarness<RowData, RowData> harness(NativeCalcSpec spec, MockEnvironment env)
             throws Exception {
-        NativeCalcOperator operator = new NativeCalcOperator(spec);
+        IslandOperator operator = new IslandOperator(spec);
         OneInputStreamOperatorTestHarness<RowData, RowData> h = env == null
                 ? new OneInputStreamOperatorTestHarness<>(operator)
                 : new OneInputStreamOperatorTestHarness<>(operator, env);

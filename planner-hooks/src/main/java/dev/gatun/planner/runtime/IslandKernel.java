@@ -1,0 +1,61 @@
+package dev.gatun.planner.runtime;
+
+import dev.gatun.arrow.batch.RecordBatch;
+import dev.gatun.arrow.memory.NativeAllocator;
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
+import dev.gatun.arrow.operator.WatermarkProgress;
+import dev.gatun.arrow.types.Schema;
+import dev.gatun.transpose.entry.BatchWriter;
+import dev.gatun.transpose.types.TypeMapping;
+import java.util.Map;
+
+/**
+ * The native kernel of an island: one native operator handle per input schema the entry writes
+ * (insert-only, and a second one once a row-kind sidecar appears).
+ */
+final class IslandKernel implements AutoCloseable {
+    private final NativeCalcSpec spec;
+    private final NativeAllocator allocator;
+    private final Schema expectedOutput;
+    private NativeOperator insertOnly;
+    private NativeOperator withRowKind;
+
+    IslandKernel(NativeCalcSpec spec, TypeMapping types, NativeAllocator allocator) {
+        this.spec = spec;
+        this.allocator = allocator;
+        this.expectedOutput = new Schema(types.fields(spec.outputType()), Map.of());
+    }
+
+    /** Seals the writer's batch and runs it through the kernel; the result (or null) is the caller's. */
+    RecordBatch process(BatchWriter writer, WatermarkProgress progress) {
+        NativeOperator handle = handleFor(writer);
+        return handle.process(writer.finish(), progress);
+    }
+
+    private NativeOperator handleFor(BatchWriter w) {
+        if (w.carriesRowKind()) {
+            if (withRowKind == null) {
+                withRowKind = create(w.schema());
+            }
+            return withRowKind;
+        }
+        if (insertOnly == null) {
+            insertOnly = create(w.schema());
+        }
+        return insertOnly;
+    }
+
+    private NativeOperator create(Schema input) {
+        return NativeOperator.create(NativeOperator.Kind.CALC, spec.substraitPlan(), input, expectedOutput,
+                spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW, allocator);
+    }
+
+    @Override
+    public void close() {
+        try (NativeOperator a = insertOnly; NativeOperator b = withRowKind) {
+            insertOnly = null;
+            withRowKind = null;
+        }
+    }
+}
