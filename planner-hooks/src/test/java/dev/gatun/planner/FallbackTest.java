@@ -64,7 +64,7 @@ class FallbackTest {
         try {
             for (var e : shapes.entrySet()) {
                 String sql = e.getKey();
-                OptionalDouble measured = CostRule.measured(e.getValue());
+                OptionalDouble measured = CostRule.measured(e.getValue(), false, false); // alone; Flink's default reuse, as in this test
                 if (measured.isEmpty()) {
                     assertNative(gatunSection(sql));
                     continue;
@@ -74,7 +74,8 @@ class FallbackTest {
                 q.set("gatun.cost.min-speedup", String.format(Locale.ROOT, "%.2f", above));
                 String rejected = gatunSection(sql);
                 assertTrue(rejected.contains(String.format(Locale.ROOT,
-                        "stock (cost rule: a Calc of %s measured %.2fx stock, below gatun.cost.min-speedup=%.2f",
+                        "stock (cost rule: a Calc of %s measured %.2fx stock with pipeline.object-reuse=false, below"
+                                + " gatun.cost.min-speedup=%.2f",
                         e.getValue().description(), m, above)), rejected);
                 q.set("gatun.cost.min-speedup", String.format(Locale.ROOT, "%.2f", Math.max(0, m - 0.01)));
                 assertNative(gatunSection(sql));
@@ -91,6 +92,31 @@ class FallbackTest {
         }
         String sql = "SELECT id, UPPER(s), a + 1 FROM t WHERE a % 3 = 0";
         assertEquals(q.run(sql, false), q.run(sql, true));
+    }
+
+    @Test
+    void theCostRuleUsesTheSpeedupMeasuredUnderTheJobsObjectReuseSetting() throws Exception {
+        q.set("gatun.native.force", "false");
+        String sql = "SELECT id, b * 0.908 FROM t WHERE a > 0";
+        double off = CostRule.measured(CostRule.Shape.CHEAP_PROJECTION, false, false).orElseThrow();
+        double on = CostRule.measured(CostRule.Shape.CHEAP_PROJECTION, false, true).orElseThrow();
+        // a threshold between the two measurements admits the shape under one setting only
+        double between = (off + on) / 2;
+        try {
+            q.set("gatun.cost.min-speedup", String.format(Locale.ROOT, "%.3f", between));
+            for (boolean reuse : new boolean[] {false, true}) {
+                q.set("pipeline.object-reuse", Boolean.toString(reuse));
+                String decision = gatunSection(sql);
+                if ((reuse ? on : off) >= between) {
+                    assertNative(decision);
+                } else {
+                    assertTrue(decision.contains("with pipeline.object-reuse=" + reuse + ", below"), decision);
+                }
+            }
+        } finally {
+            q.set("pipeline.object-reuse", "false");
+            q.set("gatun.cost.min-speedup", "1.10");
+        }
     }
 
     private static void assertNative(String decision) {

@@ -10,7 +10,7 @@ import java.util.List;
  * One end-to-end query: a {@code SELECT} over what {@code ddl} creates (a table of {@code rows}
  * input rows, and views over it), and its target as the lowest acceptable native/stock throughput
  * ratio. The Gatun runs always set {@code gatun.native.force}: the benchmark measures the native
- * path itself, and its figures are what the planner's cost rule ({@code CostRule.MEASURED})
+ * path itself, and its figures are what the planner's cost rule ({@code CostRule.ALONE} and {@code CostRule.FUSED})
  * decides with.
  *
  * @param source what the query reads: a {@code gatun-nexmark} kind, or {@code nexmark} for the

@@ -111,7 +111,7 @@ public final class CalcAdmission {
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         checkNatively(plan, inputType, readPaths, outputType, exit);
         // after translation, so that a Calc the cost rule rejects still names what would stop it natively
-        String rejection = new CostRule(config).rejection(projections, condition);
+        String rejection = new CostRule(config).rejection(projections, condition, watermark != null);
         if (rejection != null) {
             throw new NotAdmittedException(rejection);
         }
