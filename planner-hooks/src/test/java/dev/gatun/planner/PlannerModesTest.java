@@ -36,7 +36,7 @@ class PlannerModesTest {
     }
 
     /** The rows a changelog leaves after applying its inserts, updates and deletes, sorted. */
-    private static List<String> materialize(List<String> changelog) {
+    static List<String> materialize(List<String> changelog) {
         List<String> rows = new ArrayList<>();
         for (String change : changelog) {
             String row = change.substring(2);

@@ -43,12 +43,12 @@ class WatermarkFusionTest {
             + " WATERMARK FOR `rowtime` AS `rowtime` - INTERVAL '2' SECOND";
     private static final String VIEW_QUERY = "SELECT payload.k AS k, payload.v * 2 AS v2, UPPER(payload.s) AS s,"
             + " `rowtime` FROM ev WHERE kind = 1";
-    private static final String WINDOWS = "SELECT window_start, window_end, k, COUNT(*) AS c, SUM(v2) AS total"
+    static final String WINDOWS = "SELECT window_start, window_end, k, COUNT(*) AS c, SUM(v2) AS total"
             + " FROM TABLE(TUMBLE(TABLE v, DESCRIPTOR(`rowtime`), INTERVAL '5' SECOND))"
             + " GROUP BY window_start, window_end, k";
 
     /** Events with out-of-order times: some arrive more than the 2 s delay late, and windows drop them. */
-    private static List<RowData> events(int count, long seed, boolean nullRowtime) {
+    static List<RowData> events(int count, long seed, boolean nullRowtime) {
         Random random = new Random(seed);
         List<RowData> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -64,7 +64,7 @@ class WatermarkFusionTest {
         return rows;
     }
 
-    private static TableEnvironment env(boolean nativeEnabled, String with, Map<String, String> settings) {
+    static TableEnvironment env(boolean nativeEnabled, String with, Map<String, String> settings) {
         TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, settings);
         tEnv.executeSql("CREATE TEMPORARY TABLE ev (" + COLUMNS + ") " + with);
         tEnv.executeSql("CREATE TEMPORARY VIEW v AS " + VIEW_QUERY);

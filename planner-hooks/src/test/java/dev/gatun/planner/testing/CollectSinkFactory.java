@@ -30,6 +30,12 @@ import org.apache.flink.table.types.DataType;
 public final class CollectSinkFactory implements DynamicTableSinkFactory {
     static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
     static final ConfigOption<Boolean> UPSERT = ConfigOptions.key("upsert").booleanType().defaultValue(false);
+    /**
+     * Keep the {@code RowData} objects it is handed until {@code flush} (a sink that batches), and
+     * only then convert them: valid only where Flink hands each record over as an object the sink
+     * owns ({@code pipeline.object-reuse=false}).
+     */
+    static final ConfigOption<Boolean> BUFFER = ConfigOptions.key("buffer").booleanType().defaultValue(false);
     private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
     private static final AtomicInteger NEXT = new AtomicInteger();
 
@@ -65,18 +71,18 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(UPSERT);
+        return Set.of(UPSERT, BUFFER);
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validate();
-        return new CollectSink(helper.getOptions().get(ID), helper.getOptions().get(UPSERT),
+        return new CollectSink(helper.getOptions().get(ID), helper.getOptions().get(UPSERT), helper.getOptions().get(BUFFER),
                 context.getPhysicalRowDataType());
     }
 
-    private record CollectSink(String id, boolean upsert, DataType type) implements DynamicTableSink {
+    private record CollectSink(String id, boolean upsert, boolean buffer, DataType type) implements DynamicTableSink {
         @Override
         public ChangelogMode getChangelogMode(ChangelogMode requested) {
             return upsert ? ChangelogMode.upsert() : ChangelogMode.all();
@@ -84,12 +90,12 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
 
         @Override
         public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-            return SinkV2Provider.of(new Collector(id, context.createDataStructureConverter(type)));
+            return SinkV2Provider.of(new Collector(id, buffer, context.createDataStructureConverter(type)));
         }
 
         @Override
         public DynamicTableSink copy() {
-            return new CollectSink(id, upsert, type);
+            return new CollectSink(id, upsert, buffer, type);
         }
 
         @Override
@@ -98,14 +104,23 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
         }
     }
 
-    private record Collector(String id, DataStructureConverter converter) implements Sink<RowData> {
+    private record Collector(String id, boolean buffer, DataStructureConverter converter) implements Sink<RowData> {
         @Override
         public SinkWriter<RowData> createWriter(WriterInitContext context) {
             converter.open(RuntimeConverter.Context.create(Thread.currentThread().getContextClassLoader()));
             List<String> rows = ROWS.get(id);
+            List<RowData> held = new ArrayList<>();
             return new SinkWriter<>() {
                 @Override
                 public void write(RowData row, Context ctx) {
+                    if (buffer) {
+                        held.add(row);
+                    } else {
+                        add(row);
+                    }
+                }
+
+                private void add(RowData row) {
                     String s = String.valueOf(converter.toExternal(row));
                     synchronized (rows) {
                         rows.add(s);
@@ -113,7 +128,10 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
                 }
 
                 @Override
-                public void flush(boolean endOfInput) {}
+                public void flush(boolean endOfInput) {
+                    held.forEach(this::add);
+                    held.clear();
+                }
 
                 @Override
                 public void close() {}
