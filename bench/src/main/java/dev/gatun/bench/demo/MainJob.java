@@ -1,6 +1,7 @@
 package dev.gatun.bench.demo;
 
 import dev.gatun.bench.e2e.BlackholeSinkFactory;
+import dev.gatun.bench.e2e.E2eRunner;
 import dev.gatun.bench.e2e.Checksums;
 import dev.gatun.bench.nexmark.NexmarkEventSourceFactory;
 import dev.gatun.bench.rows.RowFormat;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.api.TableEnvironment;
 
@@ -120,7 +120,7 @@ public final class MainJob {
         TableEnvironment tEnv = environment(gatun, events);
         String key = "demo/" + name + "/" + (gatun ? "gatun" : "stock");
         tEnv.createTemporaryTable("sink", TableDescriptor.forConnector(BlackholeSinkFactory.IDENTIFIER)
-                .schema(Schema.newBuilder().fromResolvedSchema(tEnv.sqlQuery(sql).getResolvedSchema()).build())
+                .schema(E2eRunner.sinkSchema(tEnv.sqlQuery(sql).getResolvedSchema()))
                 .option(BlackholeSinkFactory.KEY, key)
                 .build());
         Checksums.take(key);

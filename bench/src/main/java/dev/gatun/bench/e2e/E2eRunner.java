@@ -144,7 +144,7 @@ public final class E2eRunner {
     }
 
     /** The query's columns as plain types: a time attribute (Nexmark's {@code dateTime}) is written as its timestamp. */
-    static Schema sinkSchema(ResolvedSchema query) {
+    public static Schema sinkSchema(ResolvedSchema query) {
         Schema.Builder schema = Schema.newBuilder();
         for (Column column : query.getColumns()) {
             DataType type = DataTypeUtils.removeTimeAttribute(column.getDataType());

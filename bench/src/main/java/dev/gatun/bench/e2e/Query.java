@@ -16,7 +16,17 @@ import java.util.List;
  * @param source what the query reads: a {@code gatun-nexmark} kind, or {@code nexmark} for the
  *     Nexmark event stream and its views
  */
-public record Query(String id, String title, String source, Ddl ddl, String sql, double minRatio, String target) {
+public record Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets) {
+    /**
+     * The query's targets: task-thread CPU stock ÷ Gatun (median over trial pairs) at least this much,
+     * per {@code pipeline.object-reuse} setting; NaN where the setting has none.
+     */
+    public record CpuTargets(double reuseOff, double reuseOn) {
+        public double under(boolean objectReuse) {
+            return objectReuse ? reuseOn : reuseOff;
+        }
+    }
+
     /** The source name of the queries over the Nexmark event stream. */
     public static final String NEXMARK = "nexmark";
 
@@ -27,18 +37,18 @@ public record Query(String id, String title, String source, Ddl ddl, String sql,
     }
 
     /** A query over one flat table of {@code gatun-nexmark} kind {@code kind}, named after the kind. */
-    static Query flat(String id, String title, String kind, String sql, double minRatio, String target) {
+    static Query flat(String id, String title, String kind, String sql, CpuTargets targets) {
         return new Query(id, title, kind, (rows, seed, format) -> List.of(
                 NexmarkSourceFactory.createTableDdl(kind, Shapes.byName(kind), rows, seed, format)),
-                sql, minRatio, target);
+                sql, targets);
     }
 
     /**
      * A query of the Nexmark benchmark over its views ({@code person}, {@code auction}, {@code bid})
      * of the wide event table; the seed does not apply (events are seeded by their id).
      */
-    static Query nexmark(String id, String title, String sql, double minRatio, String target) {
+    static Query nexmark(String id, String title, String sql, CpuTargets targets) {
         return new Query(id, title, NEXMARK, (rows, seed, format) -> NexmarkEventSourceFactory.ddl(rows,
-                Nexmark.DEFAULT_EVENTS_PER_SECOND, format), sql, minRatio, target);
+                Nexmark.DEFAULT_EVENTS_PER_SECOND, format), sql, targets);
     }
 }
