@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::ffi::guard::{check_arg, GatunError, GatunResult};
+use crate::ffi::stats::handle_freed;
 
 pub struct LiveHandles {
     set: Mutex<Option<HashSet<usize>>>,
@@ -61,6 +62,19 @@ impl LiveHandles {
         } else {
             Err(self.not_live(handle, "already freed or never created"))
         }
+    }
+
+    /// Unregisters `handle` and drops the box behind it, once; the handle counter follows.
+    ///
+    /// # Safety
+    /// Every handle registered here must come from `Box::into_raw` of a `Box<T>`.
+    pub unsafe fn free<T>(&self, handle: *mut T) -> GatunResult {
+        self.remove(handle)?;
+        // SAFETY: it was registered, so it came from `Box::into_raw`, and `remove` succeeds
+        // for one call only, so this is the only free.
+        drop(unsafe { Box::from_raw(handle) });
+        handle_freed();
+        Ok(())
     }
 
     fn not_live<T>(&self, handle: *mut T, why: &str) -> GatunError {

@@ -14,7 +14,7 @@ use super::guard::{check_arg, guard};
 use super::input::BatchImport;
 use super::live_handles::LiveHandles;
 use super::roundtrip::take_array;
-use super::stats::{handle_created, handle_freed};
+use super::stats::handle_created;
 use crate::ops::output::OutputFormat;
 use crate::ops::rowkind::InputSchema;
 use crate::ops::watermark::Progress;
@@ -267,14 +267,8 @@ pub unsafe extern "C" fn gatun_operator_free(
     err_buf: *mut c_char,
     err_cap: usize,
 ) -> i32 {
-    let body = || {
-        LIVE.remove(op)?;
-        // SAFETY: `op` was created by `Box::into_raw` in gatun_operator_create and was
-        // still registered, so this is the only free.
-        drop(unsafe { Box::from_raw(op) });
-        handle_freed();
-        Ok(())
-    };
+    // SAFETY: LIVE holds only handles made by `Box::into_raw` in gatun_operator_create.
+    let body = || unsafe { LIVE.free(op) };
     // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
     unsafe { guard("gatun_operator_free", err_buf, err_cap, body) }
 }

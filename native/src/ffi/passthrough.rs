@@ -20,7 +20,7 @@ use crate::ffi::guard::{check_arg, guard, GatunError};
 use crate::ffi::import::{import_array, ImportError};
 use crate::ffi::live_handles::LiveHandles;
 use crate::ffi::roundtrip::take_array;
-use crate::ffi::stats::{handle_created, handle_freed};
+use crate::ffi::stats::handle_created;
 
 /// Opaque `GatunPassthrough` handle: the shape every array must have (a struct for a batch).
 pub struct GatunPassthrough {
@@ -122,14 +122,8 @@ pub unsafe extern "C" fn gatun_passthrough_free(
     err_buf: *mut c_char,
     err_cap: usize,
 ) -> i32 {
-    let body = || {
-        LIVE.remove(passthrough)?;
-        // SAFETY: created by `Box::into_raw` in gatun_passthrough_create and still
-        // registered, so this is the only free.
-        drop(unsafe { Box::from_raw(passthrough) });
-        handle_freed();
-        Ok(())
-    };
+    // SAFETY: LIVE holds only handles made by `Box::into_raw` in gatun_passthrough_create.
+    let body = || unsafe { LIVE.free(passthrough) };
     // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
     unsafe { guard("gatun_passthrough_free", err_buf, err_cap, body) }
 }
