@@ -1,6 +1,7 @@
 //! The one import of an operator's input batches, for every kind: a `+s` struct array
 //! moved in by the caller, shape-checked and imported without copying, its columns
-//! fully validated, the row-kind column split off.
+//! validated (UTF-8 only where the operator reads text, see [`super::text_check`]), the
+//! row-kind column split off.
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use arrow::record_batch::RecordBatchOptions;
 use super::abi::GATUN_ERR_ARROW;
 use super::c_shape::ShapePlan;
 use super::import::{import_array, ImportError};
+use super::text_check;
 use crate::ops::rowkind::InputSchema;
 use crate::{GatunError, GatunResult};
 
@@ -20,12 +22,25 @@ use crate::{GatunError, GatunResult};
 pub struct BatchImport {
     schema: InputSchema,
     shape: ShapePlan,
+    /// Per field of the full schema: whether its strings must be valid UTF-8.
+    read_as_text: Vec<bool>,
 }
 
 impl BatchImport {
-    pub fn new(schema: InputSchema) -> Self {
+    /// `read_as_text` has one flag per column of `schema.columns` (the row-kind column,
+    /// Int8, has no text).
+    pub fn new(schema: InputSchema, read_as_text: &[bool]) -> Self {
         let shape = ShapePlan::new(&DataType::Struct(schema.full.fields().clone()));
-        Self { schema, shape }
+        let mut flags = read_as_text.to_vec();
+        flags.resize(schema.columns.fields().len(), true);
+        if let Some(i) = schema.row_kind {
+            flags.insert(i, false);
+        }
+        Self {
+            schema,
+            shape,
+            read_as_text: flags,
+        }
     }
 
     /// Checks and imports one batch (consumed: dropped, hence released, on every path);
@@ -50,8 +65,9 @@ impl BatchImport {
                 data.null_count()
             )));
         }
-        for (field, child) in self.schema.full.fields().iter().zip(data.child_data()) {
-            child.validate_full().map_err(|e| {
+        let fields = self.schema.full.fields().iter().zip(&self.read_as_text);
+        for ((field, text), child) in fields.zip(data.child_data()) {
+            text_check::validate(child, *text).map_err(|e| {
                 GatunError::arrow(&format!("invalid input column `{}`", field.name()), e)
             })?;
         }

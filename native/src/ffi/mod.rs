@@ -15,3 +15,4 @@ pub mod operator;
 pub mod passthrough;
 pub mod roundtrip;
 pub mod stats;
+mod text_check;

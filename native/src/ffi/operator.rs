@@ -79,6 +79,7 @@ pub unsafe extern "C" fn gatun_operator_create(
         let input = InputSchema::new(import_schema(input, "input_schema")?, "input_schema")?;
         let expected = import_schema(expected, "expected_output_schema")?;
         let operator = ops::create(kind, bytes, &input, &expected, format)?;
+        let read_as_text = operator.reads_as_text(input.columns.fields().len());
         let output = Field::new(
             "",
             DataType::Struct(operator.output_fields().clone()),
@@ -87,7 +88,7 @@ pub unsafe extern "C" fn gatun_operator_create(
         let schema = export_field(&output)
             .map_err(|e| GatunError::arrow("cannot export the output schema", e))?;
         let handle = Box::into_raw(Box::new(GatunOperator {
-            input: BatchImport::new(input),
+            input: BatchImport::new(input, &read_as_text),
             assigns_watermarks: operator.assigns_watermarks(),
             operator: Mutex::new(operator),
         }));
@@ -324,7 +325,7 @@ mod tests {
         let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
         let input = InputSchema::new(Arc::clone(&schema), "input_schema").unwrap();
         let handle = Box::into_raw(Box::new(GatunOperator {
-            input: BatchImport::new(input),
+            input: BatchImport::new(input, &[true]),
             assigns_watermarks: false,
             operator: Mutex::new(Box::new(Panics(Fields::empty()))),
         }));

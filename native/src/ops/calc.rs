@@ -12,6 +12,8 @@ use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, StructAr
 use arrow::compute::{filter, FilterBuilder};
 use arrow::datatypes::{DataType, Field, Fields, Schema};
 use arrow::record_batch::RecordBatchOptions;
+use datafusion::physical_expr::expressions::Column;
+use datafusion::physical_expr::utils::collect_columns;
 
 use super::output::{Output, OutputFormat};
 use super::rowkind::{InputSchema, ROW_KIND_COLUMN};
@@ -129,6 +131,23 @@ impl NativeOperator for Calc {
 
     fn flush(&mut self) -> GatunResult<Option<StructArray>> {
         Ok(None)
+    }
+
+    /// Every column an expression reads, except through a bare column projection.
+    fn reads_as_text(&self, columns: usize) -> Vec<bool> {
+        let mut read = vec![false; columns];
+        let copies = |c: &Compiled| c.physical.as_any().downcast_ref::<Column>().is_some();
+        let projections = self.projections.iter().filter(|p| !copies(p));
+        let filter = self.filter.iter();
+        let watermarks = self.watermarks.iter().flat_map(|w| w.expressions());
+        for c in projections.chain(filter).chain(watermarks) {
+            for column in collect_columns(&c.physical) {
+                if let Some(r) = read.get_mut(column.index()) {
+                    *r = true;
+                }
+            }
+        }
+        read
     }
 }
 

@@ -43,6 +43,13 @@ pub trait NativeOperator: Send + std::fmt::Debug {
 
     /// Emits what the operator buffers and resets it; `None` when there is nothing.
     fn flush(&mut self) -> GatunResult<Option<StructArray>>;
+
+    /// For each input column (row-kind column excluded), whether the operator reads it
+    /// as text, so that its strings must be valid UTF-8. A column it only copies through
+    /// is checked for everything else (see `ffi::text_check`).
+    fn reads_as_text(&self, columns: usize) -> Vec<bool> {
+        vec![true; columns]
+    }
 }
 
 /// The `GATUN_OPERATOR_*` kinds.

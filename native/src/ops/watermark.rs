@@ -56,6 +56,11 @@ pub struct WatermarkAssigner {
 }
 
 impl WatermarkAssigner {
+    /// The rowtime and watermark expressions.
+    pub fn expressions(&self) -> [&Compiled; 2] {
+        [&self.rowtime, &self.watermark]
+    }
+
     /// Both expressions must be `Timestamp(ms)` (no zone or "UTC").
     pub fn new(rowtime: Compiled, watermark: Compiled) -> GatunResult<Self> {
         for e in [&rowtime, &watermark] {

@@ -2,7 +2,6 @@
 //! every listed test exists.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use gatun_native::udf;
 

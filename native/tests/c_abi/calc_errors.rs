@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, Int32Array, StringArray, StructArray};
+use arrow::array::{Array, ArrayRef, AsArray, Int32Array, StringArray, StructArray};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::{DataType, Field, Fields, Schema};
 use arrow::ffi::FFI_ArrowArray;
@@ -262,4 +262,67 @@ fn bad_schemas_at_create() {
         GATUN_ERR_INVALID_ARGUMENT,
         &["expected_output_schema"],
     );
+}
+
+/// A Utf8 column `s` whose second value is not UTF-8 (built without validation).
+fn not_utf8() -> ArrayRef {
+    let valid = StringArray::from(vec!["ok", "xx"]).into_data();
+    let values = arrow::buffer::Buffer::from(vec![b'o', b'k', 0xff, b'x']);
+    let offsets = valid.buffers()[0].clone();
+    // SAFETY: the layout of `valid`, only the value bytes are not UTF-8 (deliberately).
+    let data = unsafe {
+        valid
+            .into_builder()
+            .buffers(vec![offsets, values])
+            .build_unchecked()
+    };
+    arrow::array::make_array(data)
+}
+
+#[test]
+fn utf8_is_checked_only_where_an_expression_reads_text() {
+    let _guard = no_leaks();
+    let schema = Schema::new(vec![
+        Field::new("s", DataType::Utf8, true),
+        Field::new("a", DataType::Int32, true),
+    ]);
+    let input = batch(vec![("s", not_utf8()), ("a", ints(vec![1, 2]))]);
+    // Copied through (filtered on another column): the bytes come back unchanged, as
+    // stock Flink copies them.
+    let copied = [("s", col("s"))];
+    let keep = binary_expr(col("a"), Operator::Gt, lit(0));
+    // (Flink rows: the harness's Arrow import would refuse the invalid Utf8 it gets back.)
+    let handle = create_with(
+        &plan(&schema, &copied, Some(keep)),
+        &schema,
+        &expected(&schema, &copied),
+        GATUN_OUTPUT_FLINK_ROWS,
+    )
+    .unwrap();
+    let out = handle.evaluate(&input).unwrap();
+    let rows = out.column(0).as_binary::<i32>();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.value(0).windows(2).any(|w| w == b"ok"));
+    assert!(rows.value(1).windows(2).any(|w| w == [0xff, b'x']));
+    drop(handle);
+    // Read as text by a function or by the filter: the batch is refused, naming the column.
+    let upper = [("u", call("gatun_flink_upper", vec![col("s")]))];
+    let in_filter = binary_expr(
+        call("gatun_flink_char_length", vec![col("s")]),
+        Operator::Gt,
+        lit(0),
+    );
+    for (projections, filter) in [(&upper[..], None), (&copied[..], Some(in_filter))] {
+        let handle = create(
+            &plan(&schema, projections, filter),
+            &schema,
+            &expected(&schema, projections),
+        )
+        .unwrap();
+        assert_fails(
+            handle.evaluate(&input),
+            GATUN_ERR_ARROW,
+            &["invalid input column `s`", "UTF"],
+        );
+    }
 }

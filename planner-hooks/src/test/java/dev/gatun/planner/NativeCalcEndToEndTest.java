@@ -107,4 +107,25 @@ class NativeCalcEndToEndTest {
         assertTrue(message.contains("NumberFormatException") && message.contains("12\u2400tail")
                 && message.contains("EXPR$1"), message);
     }
+
+    /**
+     * Bytes that are not UTF-8 (a {@code BinaryStringData.fromBytes} of raw input) pass through a
+     * native Calc unchanged, as stock copies them; where a native expression reads such a column
+     * as text, the task fails naming the column instead of computing on invalid text.
+     */
+    @Test
+    void invalidUtf8IsCopiedThroughAndRefusedWhereReadAsText() throws Exception {
+        byte[] invalid = {'n', (byte) 0xff, '3'};
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS raw_text (id BIGINT NOT NULL, s STRING, r ROW<b STRING>) "
+                + TestRowsFactory.register(List.of(
+                        GenericRowData.of(1L, StringData.fromBytes(invalid), GenericRowData.of(StringData.fromBytes(invalid))),
+                        GenericRowData.of(2L, StringData.fromString("ok"), GenericRowData.of(StringData.fromString("fine"))))));
+        List<String> copied = sameAsStock("SELECT id * 2, s, r.b FROM raw_text WHERE id > 0");
+        assertTrue(copied.stream().anyMatch(r -> r.contains("n\uFFFD3")), copied.toString());
+        String sql = "SELECT id, UPPER(r.b) FROM raw_text";
+        assertTrue(q.explain(sql).contains("NativeCalc("));
+        Exception nativeFailure = assertThrows(Exception.class, () -> q.run(sql, true));
+        String message = ExceptionUtils.stringifyException(nativeFailure);
+        assertTrue(message.contains("invalid input column") && message.contains("UTF"), message);
+    }
 }
