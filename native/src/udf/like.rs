@@ -17,6 +17,7 @@ use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, BooleanBufferBuilder}
 use arrow::buffer::{BooleanBuffer, NullBuffer};
 use arrow::datatypes::DataType;
 use datafusion::common::{exec_datafusion_err, Result};
+use memchr::memmem;
 
 use super::{is_string, Args, FlinkUdf};
 
@@ -113,11 +114,11 @@ enum Matcher {
     Exact(String),
     Prefix(String),
     Suffix(String),
-    Contains(String),
+    Contains(Needle),
     /// `first%m1%m2%…%last` (`first`/`last` may be empty, no `m` is).
     Segments {
         first: String,
-        middle: Vec<String>,
+        middle: Vec<Needle>,
         last: String,
     },
     General(Vec<Piece>),
@@ -150,7 +151,11 @@ impl Matcher {
         }
         let last = segments.pop().expect("two segments");
         let first = segments.remove(0);
-        let mut middle: Vec<String> = segments.into_iter().filter(|m| !m.is_empty()).collect();
+        let mut middle: Vec<Needle> = segments
+            .into_iter()
+            .filter(|m| !m.is_empty())
+            .map(Needle::from)
+            .collect();
         match (first.is_empty(), middle.len(), last.is_empty()) {
             (true, 0, true) => Matcher::Everything,
             (false, 0, true) => Matcher::Prefix(first),
@@ -181,16 +186,54 @@ impl Matcher {
     }
 }
 
-/// `s` contains `l`; a one-byte needle uses the byte search of `str::contains(char)`.
-fn contains(s: &str, l: &str) -> bool {
-    match l.as_bytes() {
-        [b] if b.is_ascii() => s.contains(char::from(*b)),
-        _ => s.contains(l),
+/// `s` contains `l`.
+fn contains(s: &str, l: &Needle) -> bool {
+    l.find(s).is_some()
+}
+
+/// A literal searched for in every row: its searcher is built once per pattern (a
+/// `str::contains` builds one per call).
+#[derive(Debug, Clone)]
+struct Needle {
+    text: String,
+    finder: memmem::Finder<'static>,
+}
+
+impl Needle {
+    /// The byte offset of the first occurrence in `s` (a char boundary: `text` is a whole
+    /// UTF-8 sequence).
+    fn find(&self, s: &str) -> Option<usize> {
+        self.finder.find(s.as_bytes())
+    }
+
+    fn len(&self) -> usize {
+        self.text.len()
     }
 }
 
+impl From<String> for Needle {
+    fn from(text: String) -> Self {
+        let finder = memmem::Finder::new(text.as_bytes()).into_owned();
+        Needle { text, finder }
+    }
+}
+
+impl From<&str> for Needle {
+    fn from(text: &str) -> Self {
+        Needle::from(text.to_string())
+    }
+}
+
+impl PartialEq for Needle {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Needle {}
+
 /// `first%m1%…%last`: leftmost match of each middle segment is optimal.
-fn match_segments(s: &str, first: &str, middle: &[String], last: &str) -> bool {
+fn match_segments(s: &str, first: &str, middle: &[Needle], last: &str) -> bool {
     let Some(rest) = s.strip_prefix(first) else {
         return false;
     };
@@ -199,7 +242,7 @@ fn match_segments(s: &str, first: &str, middle: &[String], last: &str) -> bool {
     }
     let mut hay = &rest[..rest.len() - last.len()];
     for m in middle {
-        match hay.find(m.as_str()) {
+        match m.find(hay) {
             Some(at) => hay = &hay[at + m.len()..],
             None => return false,
         }

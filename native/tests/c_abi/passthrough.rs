@@ -128,7 +128,7 @@ fn freed_or_unknown_handles_are_invalid_arguments() {
 /// 2 DOUBLE, 1 INT, 3 STRING of 40 bytes, 4096 rows or 0), median ns of the call and of the
 /// release of its output (which releases the input, here arrow-rs's own export).
 #[test]
-#[ignore]
+#[ignore = "timing harness, run by hand"]
 fn timing() {
     let _serial = serial();
     for rows in [0_usize, 4096] {
