@@ -90,9 +90,39 @@ public final class CostRule {
             Shape.CHEAP_FILTER, new Speedup(2.58, 1.72),
             Shape.STRINGS, new Speedup(2.64, 2.07));
 
+    /**
+     * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}): Flink's batch
+     * executor always enables object reuse, so stock pays no copy into the Calc, and nothing is fused
+     * (a batch plan has no WatermarkAssigner). A shape measured only in streaming uses its
+     * {@link #ALONE} figure with object reuse on. BATCH_MEASUREMENTS_PENDING
+     */
+    static final Map<Shape, Double> BATCH = Map.of();
+
+    /** How a Calc is planned, as far as the measurements tell them apart. */
+    public enum Planning {
+        /** A streaming Calc alone. */
+        ALONE,
+        /** A streaming Calc fused with the WatermarkAssigner below it. */
+        FUSED,
+        /** A Calc of a batch job. */
+        BATCH
+    }
+
     /** The measured speedup of a shape, alone or fused, under an object-reuse setting, if the benchmark has one. */
     public static OptionalDouble measured(Shape shape, boolean fused, boolean objectReuse) {
-        Speedup m = fused && FUSED.containsKey(shape) ? FUSED.get(shape) : ALONE.get(shape);
+        return measured(shape, fused ? Planning.FUSED : Planning.ALONE, objectReuse);
+    }
+
+    /** The measured speedup of a shape planned as {@code planning}; a batch job always reuses objects. */
+    public static OptionalDouble measured(Shape shape, Planning planning, boolean objectReuse) {
+        if (planning == Planning.BATCH) {
+            Double batch = BATCH.get(shape);
+            if (batch != null) {
+                return OptionalDouble.of(batch);
+            }
+            objectReuse = true;
+        }
+        Speedup m = planning == Planning.FUSED && FUSED.containsKey(shape) ? FUSED.get(shape) : ALONE.get(shape);
         return m == null ? OptionalDouble.empty() : OptionalDouble.of(m.under(objectReuse));
     }
 
@@ -114,11 +144,8 @@ public final class CostRule {
         this.objectReuse = config.get(PipelineOptions.OBJECT_REUSE);
     }
 
-    /**
-     * Null when the Calc should go native, else the reason it stays on Flink; {@code fused}: the Calc
-     * is planned as one island with the WatermarkAssigner below it.
-     */
-    public String rejection(List<RexNode> projections, RexNode condition, boolean fused) {
+    /** Null when the Calc should go native, else the reason it stays on Flink. */
+    public String rejection(List<RexNode> projections, RexNode condition, Planning planning) {
         if (force) {
             return null;
         }
@@ -128,12 +155,15 @@ public final class CostRule {
                     + " cost more than it saves (gatun.native.force=true overrides)";
         }
         Shape shape = shape(projections, condition, selectsOnly);
-        OptionalDouble measured = measured(shape, fused, objectReuse);
+        OptionalDouble measured = measured(shape, planning, objectReuse);
         if (measured.isPresent() && measured.getAsDouble() < minSpeedup) {
-            return String.format(Locale.ROOT, "cost rule: a Calc of %s%s measured %.2fx stock with"
-                    + " pipeline.object-reuse=%s, below gatun.cost.min-speedup=%.2f (gatun.native.force=true"
-                    + " overrides)", shape.description, fused ? " fused with its WatermarkAssigner" : "",
-                    measured.getAsDouble(), objectReuse, minSpeedup);
+            String setting = planning == Planning.BATCH
+                    ? "in batch mode (where Flink always reuses objects)"
+                    : "with pipeline.object-reuse=" + objectReuse;
+            return String.format(Locale.ROOT, "cost rule: a Calc of %s%s measured %.2fx stock %s, below"
+                    + " gatun.cost.min-speedup=%.2f (gatun.native.force=true overrides)", shape.description,
+                    planning == Planning.FUSED ? " fused with its WatermarkAssigner" : "",
+                    measured.getAsDouble(), setting, minSpeedup);
         }
         return null;
     }
