@@ -25,8 +25,9 @@ import org.apache.flink.table.api.TableConfig;
  *       on Flink unless {@code gatun.native.force} is set.
  *   <li>Otherwise the Calc's {@link Shape} is looked up in {@link #FUSED} (a Calc planned as one
  *       island with its WatermarkAssigner) or {@link #ALONE}, under the job's
- *       {@code pipeline.object-reuse}: a shape with a measured speedup goes native only when that
- *       speedup is at least {@code gatun.cost.min-speedup}. A shape without a measurement goes native.
+ *       {@code pipeline.object-reuse}, or, for a batch job, in {@link #BATCH}: a shape with a
+ *       measured speedup goes native only when that speedup is at least
+ *       {@code gatun.cost.min-speedup}. A shape without a measurement goes native.
  * </ul>
  *
  * <p>The measurements are the only thresholds of the rule and live here, in one place.
@@ -91,12 +92,21 @@ public final class CostRule {
             Shape.STRINGS, new Speedup(2.64, 2.07));
 
     /**
-     * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}): Flink's batch
+     * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}). Flink's batch
      * executor always enables object reuse, so stock pays no copy into the Calc, and nothing is fused
-     * (a batch plan has no WatermarkAssigner). A shape measured only in streaming uses its
-     * {@link #ALONE} figure with object reuse on. BATCH_MEASUREMENTS_PENDING
+     * (a batch plan has no WatermarkAssigner). From the batch run of the e2e benchmark
+     * ({@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --mode batch}, every query,
+     * 2026-12-02 14:11 UTC, docs/bench/batch/e2e-summary.md), per shape the median over its queries
+     * of the median stock task CPU ÷ median Gatun task CPU: CHEAP_PROJECTION q1 1.30, flatq1 0.87;
+     * CHEAP_FILTER q0 1.42, q2 2.06, flatq2 0.84; STRINGS q21 2.41, q22 1.49, strings 1.65, case 0.73,
+     * demo 0.94; OTHER decimal 0.87, timestamp 0.70. A shape without a batch figure would use its
+     * {@link #ALONE} figure with object reuse on.
      */
-    static final Map<Shape, Double> BATCH = Map.of();
+    static final Map<Shape, Double> BATCH = Map.of(
+            Shape.CHEAP_PROJECTION, 1.09,
+            Shape.CHEAP_FILTER, 1.42,
+            Shape.STRINGS, 1.49,
+            Shape.OTHER, 0.79);
 
     /** How a Calc is planned, as far as the measurements tell them apart. */
     public enum Planning {
