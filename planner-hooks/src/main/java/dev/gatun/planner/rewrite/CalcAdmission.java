@@ -30,9 +30,9 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Decides whether one Calc, of a streaming or a batch plan, runs natively, and if not, why. In order: every type it reads and
- * writes maps to Arrow; every expression translates to an admitted Substrait function; the
- * cost rule ({@link CostRule}, docs/planner.md) says native pays off.
+ * Decides whether one Calc, of a streaming or a batch plan, runs natively, and if not, why. In
+ * order: every type it reads and writes maps to Arrow; every expression translates to an admitted
+ * Substrait function; the cost rule ({@link CostRule}, docs/planner.md) says native pays off.
  */
 public final class CalcAdmission {
     private final TableConfig config;
