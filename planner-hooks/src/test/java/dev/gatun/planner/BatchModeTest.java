@@ -37,14 +37,17 @@ import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Batch mode ({@code execution.runtime-mode: batch}): a {@code BatchPhysicalCalc} becomes a native
  * island with the streaming admission, reasons and cost rule, the island runs with stock's results,
- * and its input edge is Flink's own (no entry borrowing: batch jobs always reuse objects).
+ * and its input edge is Flink's own (no entry borrowing: batch jobs always reuse objects). Part of
+ * the flink-smoke subset, so it also runs against the other Flink version.
  */
+@Tag("flink-smoke")
 @ExtendWith(LeakCheckExtension.class)
 @ExtendWith(SharedMiniCluster.class)
 class BatchModeTest {
