@@ -4,14 +4,14 @@ import dev.gatun.ffm.GatunLibrary;
 import dev.gatun.ffm.NativeAccessException;
 import dev.gatun.planner.nodes.PlanNodes;
 import dev.gatun.planner.rewrite.CalcDecision;
+import dev.gatun.planner.rewrite.GatunBatchProgram;
 import dev.gatun.planner.rewrite.GatunStreamProgram;
 import dev.gatun.planner.rewrite.PlanReport;
-import org.apache.flink.configuration.ExecutionOptions;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.planner.calcite.CalciteConfig;
 import org.apache.flink.table.planner.calcite.CalciteConfig$;
+import org.apache.flink.table.planner.plan.optimize.program.BatchOptimizeContext;
 import org.apache.flink.table.planner.plan.optimize.program.FlinkChainedProgram;
 import org.apache.flink.table.planner.plan.optimize.program.StreamOptimizeContext;
 import org.apache.flink.table.planner.utils.TableConfigUtils;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one call a Flink job makes: {@code Gatun.enable(tableEnv)}. From then on, admitted Calcs
- * of streaming queries run natively; {@code gatun.*} keys in the table config steer it at
+ * of streaming and batch queries run natively; {@code gatun.*} keys in the table config steer it at
  * planning time ({@link GatunOptions}).
  */
 public final class Gatun {
@@ -63,20 +63,23 @@ public final class Gatun {
             registerPlanNodes(); // compiled plans with native Calcs still load, and run stock
             return false;
         }
-        installProgram(config, new GatunStreamProgram());
+        installPrograms(config, new GatunStreamProgram(), new GatunBatchProgram());
         registerPlanNodes();
         return true;
     }
 
     /**
-     * Makes {@code program} the stream optimization program of every query planned with {@code config}
-     * (the rest of the planner configuration is kept). {@code enable} installs {@link GatunStreamProgram};
-     * the configuration path ({@code dev.gatun.planner.configured}) its own program around it.
+     * Makes {@code stream} and {@code batch} the optimization programs of every streaming and batch
+     * query planned with {@code config} (the rest of the planner configuration is kept). {@code enable}
+     * installs {@link GatunStreamProgram} and {@link GatunBatchProgram}; the configuration path
+     * ({@code dev.gatun.planner.configured}) its own programs around them.
      */
-    public static void installProgram(TableConfig config, FlinkChainedProgram<StreamOptimizeContext> program) {
+    public static void installPrograms(TableConfig config, FlinkChainedProgram<StreamOptimizeContext> stream,
+                                       FlinkChainedProgram<BatchOptimizeContext> batch) {
         CalciteConfig current = TableConfigUtils.getCalciteConfig(config);
         config.setPlannerConfig(CalciteConfig$.MODULE$.createBuilder(current)
-                .replaceStreamProgram(program)
+                .replaceStreamProgram(stream)
+                .replaceBatchProgram(batch)
                 .build());
     }
 
@@ -95,10 +98,6 @@ public final class Gatun {
      * by Gatun's decision for every Calc, with the reason for each one that stayed on Flink.
      */
     public static String explain(TableEnvironment tEnv, String statement) {
-        if (tEnv.getConfig().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH) {
-            return tEnv.explainSql(statement) + "\n== Gatun ==\nbatch mode: every Calc stays on Flink"
-                    + " (Gatun rewrites streaming plans only)\n";
-        }
         PlanReport report = PlanReport.start();
         try {
             String plan = tEnv.explainSql(statement);

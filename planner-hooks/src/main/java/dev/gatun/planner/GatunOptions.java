@@ -40,7 +40,8 @@ public final class GatunOptions {
     public static final ConfigOption<Duration> BATCH_LATENCY = key("gatun.batch.latency")
             .durationType()
             .defaultValue(Duration.ofMillis(50))
-            .withDescription("A partial batch is flushed at the latest this long after its first row.");
+            .withDescription("A partial batch is flushed at the latest this long after its first row (streaming;"
+                    + " batch islands flush at the end of input).");
 
     public static final ConfigOption<List<String>> DISABLED_FUNCTIONS = key("gatun.functions.disabled")
             .stringType()

@@ -12,12 +12,11 @@ import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.table.api.EnvironmentSettings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Batch mode and pruning through the nodes Flink puts between a Calc and its source. */
+/** Pruning through the nodes Flink puts between a Calc and its source, and watermark fusion. */
 @ExtendWith(LeakCheckExtension.class)
 @ExtendWith(SharedMiniCluster.class)
 class PlannerModesTest {
@@ -51,19 +50,6 @@ class PlannerModesTest {
         }
         rows.sort(null);
         return rows;
-    }
-
-    @Test
-    void batchPlansStayStockAndExplainSaysWhy() throws Exception {
-        Queries batch = new Queries(EnvironmentSettings.inBatchMode());
-        TestTables.createT(batch, "t", 200);
-        String sql = "SELECT id, a + 1, UPPER(s) FROM t WHERE a > 0";
-        String plan = batch.explain(sql);
-        assertTrue(plan.contains("batch mode: every Calc stays on Flink") && !plan.contains("NativeCalc"), plan);
-        assertTrue(batch.decisions(sql).isEmpty(), "Gatun decided on a batch Calc");
-        List<String> rows = batch.run(sql, true);
-        assertFalse(rows.isEmpty());
-        assertEquals(q.run(sql, false), rows);
     }
 
     @Test

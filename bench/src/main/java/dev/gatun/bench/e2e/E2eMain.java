@@ -12,9 +12,11 @@ import java.util.Optional;
 /**
  * {@code bin/gatun bench e2e [--rows N] [--warmups W] [--trials T] [--queries all|id,id]
  * [--parallelism P] [--row-format generic|binary] [--seed S] [--engines stock,gatun] [--reuse off,on]
- * [--out DIR] [--plans DIR]}: the end-to-end comparison, written to {@code DIR/e2e-trials.csv},
- * {@code e2e-summary.md} and the PNG charts. {@code --reuse} lists the {@code pipeline.object-reuse}
- * settings to run every query under (default both, off first). {@code --rows} counts input rows:
+ * [--mode streaming|batch|streaming,batch] [--out DIR] [--plans DIR]}: the end-to-end comparison, written
+ * to {@code DIR/e2e-trials.csv}, {@code e2e-summary.md} and the PNG charts. {@code --reuse} lists the
+ * {@code pipeline.object-reuse} settings to run every streaming query under (default both, off
+ * first); {@code --mode} the execution modes (default streaming; a batch job always reuses objects,
+ * so batch runs once per query, and its CSV rows say {@code batch} in {@code execution_mode}). {@code --rows} counts input rows:
  * events for the Nexmark queries. Exits non-zero when runs of a query disagree (across engines
  * and settings) or a job ran with the wrong object reuse.
  */
@@ -30,6 +32,7 @@ public final class E2eMain {
         String queries = "all";
         List<String> engineNames = List.of("stock", "gatun");
         List<Boolean> reuse = List.of(false, true);
+        List<String> modes = List.of(Trial.STREAMING);
         RowFormat rowFormat = RowFormat.GENERIC;
         Path out = Path.of("../docs/bench");
         Path plans = Path.of("target/e2e-plans");
@@ -50,6 +53,7 @@ public final class E2eMain {
                 case "--out" -> out = Path.of(value);
                 case "--plans" -> plans = Path.of(value);
                 case "--engines" -> engineNames = List.of(value.split(",")); // e.g. gatun alone, under a profiler
+                case "--mode" -> modes = java.util.Arrays.stream(value.split(",")).map(String::trim).distinct().toList();
                 case "--reuse" -> reuse = java.util.Arrays.stream(value.split(",")).map(Trial::parseReuse).distinct()
                         .toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see E2eMain's javadoc)");
@@ -80,7 +84,7 @@ public final class E2eMain {
         System.out.println("Command: " + command);
 
         E2eRunner runner = new E2eRunner(new E2eRunner.Settings(rows, seed, warmups, trials, parallelism, rowFormat,
-                reuse, plans), engines);
+                reuse, plans, modes), engines);
         List<Trial> all = new ArrayList<>();
         Files.createDirectories(out);
         for (Query query : selected) {

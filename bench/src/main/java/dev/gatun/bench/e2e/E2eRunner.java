@@ -22,25 +22,44 @@ import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.utils.DataTypeUtils;
 
 /**
- * Runs each query on every available engine under each object-reuse setting: per setting,
- * warmups, then trials whose engine order alternates (stock first on even trials, Gatun first on
- * odd ones). Every run is a fresh {@link TableEnvironment} and job on an embedded MiniCluster;
- * the timing is Flink's net job runtime. Results of all runs of a query, across engines and
- * settings, must agree (rows and checksum), and every job must have run with the object reuse
- * it was given.
+ * Runs each query on every available engine in each execution mode and, in streaming mode, under
+ * each object-reuse setting: per mode and setting, warmups, then trials whose engine order
+ * alternates (stock first on even trials, Gatun first on odd ones). Every run is a fresh
+ * {@link TableEnvironment} and job on an embedded MiniCluster; the timing is Flink's net job
+ * runtime. Results of all runs of a query, across engines, modes and settings, must agree (rows
+ * and checksum), and every job must have run with the object reuse it was given. A batch job
+ * always reuses objects (Flink's batch executor turns it on), so batch mode runs once, reuse on.
  */
 public final class E2eRunner {
     /** Flink's switch, set per job in the table config. */
     static final String OBJECT_REUSE = "pipeline.object-reuse";
 
-    /** What to run; {@code objectReuse} lists the settings in run order. */
+    /**
+     * What to run; {@code objectReuse} lists the streaming settings in run order, {@code modes} the
+     * execution modes ({@link Trial#STREAMING}, {@link Trial#BATCH}) in run order.
+     */
     public record Settings(long rows, long seed, int warmups, int trials, int parallelism, RowFormat rowFormat,
-                           List<Boolean> objectReuse, Path plansDir) {
+                           List<Boolean> objectReuse, Path plansDir, List<String> modes) {
         public Settings {
             objectReuse = List.copyOf(objectReuse);
+            modes = List.copyOf(modes);
             if (objectReuse.isEmpty()) {
                 throw new IllegalArgumentException("no object-reuse setting to run");
             }
+            if (modes.isEmpty() || !List.of(Trial.STREAMING, Trial.BATCH).containsAll(modes)) {
+                throw new IllegalArgumentException("execution modes are streaming and batch, not " + modes);
+            }
+        }
+
+        /** Streaming mode only. */
+        public Settings(long rows, long seed, int warmups, int trials, int parallelism, RowFormat rowFormat,
+                        List<Boolean> objectReuse, Path plansDir) {
+            this(rows, seed, warmups, trials, parallelism, rowFormat, objectReuse, plansDir, List.of(Trial.STREAMING));
+        }
+
+        /** The object-reuse settings a mode runs under: batch jobs always reuse objects. */
+        List<Boolean> objectReuse(String mode) {
+            return mode.equals(Trial.BATCH) ? List.of(true) : objectReuse;
         }
 
         /** Both settings, Flink's default (off) first. */
@@ -83,25 +102,27 @@ public final class E2eRunner {
     }
 
     public List<Trial> run(Query query) throws Exception {
-        for (EngineConfigurer engine : engines) {
-            if (engine.canForceNative()) {
-                planWithoutForce(query, engine);
-            }
-        }
         List<Trial> out = new ArrayList<>();
-        for (boolean reuse : settings.objectReuse()) {
-            for (int w = 0; w < settings.warmups(); w++) {
-                for (EngineConfigurer engine : engines) {
-                    out.add(runOnce(query, engine, reuse, "warmup", w));
+        for (String mode : settings.modes()) {
+            for (EngineConfigurer engine : engines) {
+                if (engine.canForceNative()) {
+                    planWithoutForce(query, engine, mode);
                 }
             }
-            for (int t = 0; t < settings.trials(); t++) {
-                List<EngineConfigurer> order = new ArrayList<>(engines);
-                if (t % 2 == 1) {
-                    Collections.reverse(order);
+            for (boolean reuse : settings.objectReuse(mode)) {
+                for (int w = 0; w < settings.warmups(); w++) {
+                    for (EngineConfigurer engine : engines) {
+                        out.add(runOnce(query, engine, mode, reuse, "warmup", w));
+                    }
                 }
-                for (EngineConfigurer engine : order) {
-                    out.add(runOnce(query, engine, reuse, "trial", t));
+                for (int t = 0; t < settings.trials(); t++) {
+                    List<EngineConfigurer> order = new ArrayList<>(engines);
+                    if (t % 2 == 1) {
+                        Collections.reverse(order);
+                    }
+                    for (EngineConfigurer engine : order) {
+                        out.add(runOnce(query, engine, mode, reuse, "trial", t));
+                    }
                 }
             }
         }
@@ -117,7 +138,7 @@ public final class E2eRunner {
     }
 
     private static String describe(Trial t) {
-        return t.engine() + " (object reuse " + t.reuseLabel() + ") " + t.phase() + " " + t.index();
+        return t.engine() + " (" + t.mode() + ", object reuse " + t.reuseLabel() + ") " + t.phase() + " " + t.index();
     }
 
     private String firstPhase() {
@@ -125,8 +146,10 @@ public final class E2eRunner {
     }
 
     /** A fresh environment with the query's tables and views and a blackhole sink under {@code key}. */
-    private TableEnvironment prepare(Query query, EngineConfigurer engine, boolean force, boolean reuse, String key) {
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    private TableEnvironment prepare(Query query, EngineConfigurer engine, String mode, boolean force, boolean reuse,
+                                     String key) {
+        TableEnvironment tEnv = TableEnvironment.create(mode.equals(Trial.BATCH)
+                ? EnvironmentSettings.inBatchMode() : EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", Integer.toString(settings.parallelism()));
         tEnv.getConfig().set(OBJECT_REUSE, Boolean.toString(reuse));
         engine.configure(tEnv);
@@ -153,35 +176,46 @@ public final class E2eRunner {
         return schema.build();
     }
 
-    /** Plans the query on {@code engine} without the force switch: the decision Gatun would take by default. */
-    private void planWithoutForce(Query query, EngineConfigurer engine) throws IOException {
-        TableEnvironment tEnv = prepare(query, engine, false, settings.objectReuse().get(0), "default-plan");
+    /**
+     * Plans the query on {@code engine} without the force switch: the decision Gatun would take by
+     * default (streaming under the first object-reuse setting; keyed {@code <id>-batch} for batch).
+     */
+    private void planWithoutForce(Query query, EngineConfigurer engine, String mode) throws IOException {
+        TableEnvironment tEnv = prepare(query, engine, mode, false, settings.objectReuse(mode).get(0), "default-plan");
         String plan = engine.explain(tEnv, "INSERT INTO sink " + query.sql());
         String decision = "default: " + PlanDecisions.of(plan).summary();
-        defaults.put(query.id(), decision);
+        String id = planId(query, mode);
+        defaults.put(id, decision);
         if (settings.plansDir() != null) {
             Files.createDirectories(settings.plansDir());
-            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + "-default.txt"),
+            Files.writeString(settings.plansDir().resolve(id + "-" + engine.name() + "-default.txt"),
                     decision + "\n(planned without gatun.native.force)\n\n" + plan);
         }
-        System.out.println("  " + query.id() + " " + engine.name() + " " + decision);
+        System.out.println("  " + id + " " + engine.name() + " " + decision);
     }
 
-    private Trial runOnce(Query query, EngineConfigurer engine, boolean reuse, String phase, int index)
+    /** The query id, with {@code -batch} appended in batch mode, for plan files and decisions. */
+    public static String planId(Query query, String mode) {
+        return mode.equals(Trial.BATCH) ? query.id() + "-batch" : query.id();
+    }
+
+    private Trial runOnce(Query query, EngineConfigurer engine, String mode, boolean reuse, String phase, int index)
             throws ExecutionException, InterruptedException, IOException {
-        String key = query.id() + "/" + engine.name() + "/reuse-" + Trial.reuseLabel(reuse) + "/" + phase + "/" + index;
-        TableEnvironment tEnv = prepare(query, engine, true, reuse, key);
+        String key = query.id() + "/" + engine.name() + "/" + mode + "/reuse-" + Trial.reuseLabel(reuse) + "/" + phase
+                + "/" + index;
+        TableEnvironment tEnv = prepare(query, engine, mode, true, reuse, key);
         String insert = "INSERT INTO sink " + query.sql();
         if (index == 0 && phase.equals(firstPhase()) && settings.plansDir() != null) {
             String plan = engine.explain(tEnv, insert);
             Files.createDirectories(settings.plansDir());
-            Files.writeString(settings.plansDir().resolve(query.id() + "-" + engine.name() + "-reuse-"
+            Files.writeString(settings.plansDir().resolve(planId(query, mode) + "-" + engine.name() + "-reuse-"
                     + Trial.reuseLabel(reuse) + ".txt"), plan);
             PlanDecisions decisions = PlanDecisions.of(plan);
-            if (engine.canForceNative() && !decisions.allNative() && !notNative.containsKey(query.id())) {
+            String id = planId(query, mode);
+            if (engine.canForceNative() && !decisions.allNative() && !notNative.containsKey(id)) {
                 String why = decisions.querySummary();
-                notNative.put(query.id(), why);
-                System.out.println("  NOTE: " + query.id() + " is not all native on " + engine.name() + ": " + why);
+                notNative.put(id, why);
+                System.out.println("  NOTE: " + id + " is not all native on " + engine.name() + ": " + why);
             }
         }
         Checksums.take(key);
@@ -195,15 +229,15 @@ public final class E2eRunner {
         long cpuNanos = Checksums.takeTaskCpuNanos(key);
         Boolean sawReuse = Checksums.takeObjectReuse(key);
         if (sawReuse == null || sawReuse != reuse) {
-            problems.add(query.id() + ": " + engine.name() + " " + phase + " " + index + " was to run with "
-                    + OBJECT_REUSE + "=" + reuse + " but its sink saw " + sawReuse);
+            problems.add(query.id() + ": " + engine.name() + " " + mode + " " + phase + " " + index
+                    + " was to run with object reuse " + reuse + " but its sink saw " + sawReuse);
         }
         Trial trial = new Trial(query.id(), engine.name(), phase, index, settings.rows(), job.getNetRuntime(),
-                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, reuse);
+                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, reuse, mode);
         System.out.printf(java.util.Locale.ROOT,
-                "  %-9s %-6s reuse %-3s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms),"
+                "  %-9s %-6s %-9s reuse %-3s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms),"
                         + " %d result rows, checksum %s%n",
-                query.id(), engine.name(), trial.reuseLabel(), phase, index, trial.rowsPerSecond(), trial.netMillis(),
+                query.id(), engine.name(), mode, trial.reuseLabel(), phase, index, trial.rowsPerSecond(), trial.netMillis(),
                 wallMillis, trial.taskCpuMillis(), trial.resultRows(), trial.checksum());
         return trial;
     }

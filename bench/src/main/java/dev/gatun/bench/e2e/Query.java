@@ -19,11 +19,16 @@ import java.util.List;
 public record Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets) {
     /**
      * The query's targets: task-thread CPU stock ÷ Gatun (median over trial pairs) at least this much,
-     * per {@code pipeline.object-reuse} setting; NaN where the setting has none.
+     * per streaming {@code pipeline.object-reuse} setting and in batch mode; NaN where there is none.
      */
-    public record CpuTargets(double reuseOff, double reuseOn) {
+    public record CpuTargets(double reuseOff, double reuseOn, double batch) {
         public double under(boolean objectReuse) {
             return objectReuse ? reuseOn : reuseOff;
+        }
+
+        /** The target of a run in {@code mode} ({@code Trial.STREAMING} or {@code Trial.BATCH}). */
+        public double under(String mode, boolean objectReuse) {
+            return mode.equals(Trial.BATCH) ? batch : under(objectReuse);
         }
     }
 

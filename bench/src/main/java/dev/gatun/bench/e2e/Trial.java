@@ -3,12 +3,28 @@ package dev.gatun.bench.e2e;
 /**
  * One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job
  * runtime; {@code taskCpuMillis} is the CPU time of the chained task's thread (-1 if unknown);
- * {@code objectReuse} is the job's {@code pipeline.object-reuse}.
+ * {@code objectReuse} is whether the job ran with object reuse (its sink saw it: always on in batch
+ * mode); {@code mode} is the job's {@code execution.runtime-mode}, {@link #STREAMING} or {@link #BATCH}.
  */
 public record Trial(String query, String engine, String phase, int index, long rows, long netMillis,
-                    long wallMillis, long resultRows, String checksum, long taskCpuMillis, boolean objectReuse) {
-    public static final String CSV_HEADER =
-            "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,checksum,task_cpu_ms,object_reuse";
+                    long wallMillis, long resultRows, String checksum, long taskCpuMillis, boolean objectReuse,
+                    String mode) {
+    public static final String STREAMING = "streaming";
+    public static final String BATCH = "batch";
+    public static final String CSV_HEADER = "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,"
+            + "checksum,task_cpu_ms,object_reuse,execution_mode";
+
+    public Trial {
+        if (!mode.equals(STREAMING) && !mode.equals(BATCH)) {
+            throw new IllegalArgumentException("execution mode is 'streaming' or 'batch', not '" + mode + "'");
+        }
+    }
+
+    public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
+                 long resultRows, String checksum, long taskCpuMillis, boolean objectReuse) {
+        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, taskCpuMillis,
+                objectReuse, STREAMING);
+    }
 
     public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
                  long resultRows, String checksum) {
@@ -41,6 +57,10 @@ public record Trial(String query, String engine, String phase, int index, long r
         return rows * 1000.0 / Math.max(netMillis, 1);
     }
 
+    public boolean batch() {
+        return mode.equals(BATCH);
+    }
+
     public boolean measured() {
         return phase.equals("trial");
     }
@@ -49,14 +69,17 @@ public record Trial(String query, String engine, String phase, int index, long r
         return String.join(",", query, engine, phase, Integer.toString(index), Long.toString(rows),
                 Long.toString(netMillis), Long.toString(wallMillis), String.format(java.util.Locale.ROOT, "%.1f",
                         rowsPerSecond()), Long.toString(resultRows), checksum, Long.toString(taskCpuMillis),
-                reuseLabel());
+                reuseLabel(), mode);
     }
 
-    /** A CSV line; files written before the {@code task_cpu_ms} or {@code object_reuse} columns read as -1 and off. */
+    /**
+     * A CSV line; files written before the {@code task_cpu_ms}, {@code object_reuse} or
+     * {@code execution_mode} columns read as -1, off and streaming.
+     */
     public static Trial parse(String line) {
         String[] f = line.split(",");
         return new Trial(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
                 Long.parseLong(f[6]), Long.parseLong(f[8]), f[9], f.length > 10 ? Long.parseLong(f[10]) : -1,
-                f.length > 11 && parseReuse(f[11]));
+                f.length > 11 && parseReuse(f[11]), f.length > 12 ? f[12] : STREAMING);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatun.bench.report;
 
+import dev.gatun.bench.e2e.E2eRunner;
 import dev.gatun.bench.e2e.Query;
 import dev.gatun.bench.e2e.Trial;
 import java.io.IOException;
@@ -14,8 +15,9 @@ import java.util.Map;
 /**
  * The end-to-end outputs: every run as CSV ({@code e2e-trials.csv}), a markdown summary with
  * median and range of rows/s per engine, the native/stock ratio and its target, one table per
- * object-reuse setting ({@code e2e-summary.md}), and charts with one series per engine (or ratio)
- * and setting ({@code e2e-throughput.png}; {@code e2e-ratio.png} once Gatun ran).
+ * streaming object-reuse setting and one for batch mode ({@code e2e-summary.md}), and charts with
+ * one series per engine (or ratio) and setting ({@code e2e-throughput.png}; {@code e2e-ratio.png}
+ * once Gatun ran).
  */
 public final class E2eReport {
     public static final String CSV = "e2e-trials.csv";
@@ -42,10 +44,11 @@ public final class E2eReport {
     }
 
     /**
-     * As above, one table per object-reuse setting found in {@code trials} (off first).
-     * {@code notNative} maps the queries whose forced Gatun plan kept a Calc on Flink to Gatun's
-     * decision, and their status says so instead of met/missed; {@code defaults} maps each query
-     * to what Gatun decides without {@code gatun.native.force}.
+     * As above, one table per streaming object-reuse setting found in {@code trials} (off first),
+     * then one for batch mode. {@code notNative} maps the queries whose forced Gatun plan kept a Calc
+     * on Flink to Gatun's decision, and their status says so instead of met/missed; {@code defaults}
+     * maps each query to what Gatun decides without {@code gatun.native.force}. Both are keyed by
+     * {@link E2eRunner#planId} (the query id, {@code -batch} appended in batch mode).
      */
     public static void writeSummary(List<Trial> trials, List<Query> queries, String command, String note,
                                     Map<String, String> notNative, Map<String, String> defaults, Path outDir)
@@ -66,38 +69,40 @@ public final class E2eReport {
                 .append("Task CPU: CPU time of the chained task's thread (source, Calc and sink), median ms per job;"
                         + " CPU ratio = stock CPU / Gatun CPU (> 1: Gatun cheaper), range over trial pairs. It does"
                         + " not count time the thread waited for a core, so it holds on a loaded machine.\n");
-        List<Boolean> settings = trials.stream().map(Trial::objectReuse).distinct().sorted().toList();
-        for (boolean reuse : settings) {
-            String label = Trial.reuseLabel(reuse);
-            md.append("\n## `pipeline.object-reuse=").append(reuse).append('`')
-                    .append(reuse ? "" : " (Flink's default, as the Nexmark benchmark runs)").append("\n\n")
+        List<Setting> settings = trials.stream().map(t -> new Setting(t.mode(), t.objectReuse())).distinct()
+                .sorted(Setting.ORDER).toList();
+        for (Setting setting : settings) {
+            boolean reuse = setting.objectReuse();
+            String mode = setting.mode();
+            String label = setting.label();
+            md.append("\n").append(setting.heading()).append("\n\n")
                     .append("| query | rows | stock rows/s | Gatun rows/s | ratio | stock task CPU ms | Gatun task CPU ms"
                             + " | CPU ratio | target | status |\n")
                     .append("|---|---|---|---|---|---|---|---|---|---|\n");
             for (Query query : queries) {
-                Map<String, List<Trial>> byEngine = measured(trials, query.id(), reuse);
+                Map<String, List<Trial>> byEngine = measured(trials, query.id(), mode, reuse);
                 List<Trial> stock = byEngine.getOrDefault(STOCK, List.of());
                 List<Trial> gatun = byEngine.getOrDefault(GATUN, List.of());
                 if (stock.isEmpty()) {
                     continue;
                 }
                 Stats s = rowsPerSecond(stock);
-                throughput.add(STOCK + ", reuse " + label, query.id(), s);
+                throughput.add(STOCK + ", " + label, query.id(), s);
                 String gatunCell = "unavailable";
                 String ratioCell = "—";
                 String stockCpu = cpuCell(stock);
                 String gatunCpu = "—";
                 String cpuRatio = "—";
-                double target = query.targets().under(reuse);
+                double target = query.targets().under(mode, reuse);
                 String targetCell = Double.isNaN(target) ? "–" : String.format(Locale.ROOT, "≥ %.1f× task CPU", target);
                 String status = "pending (Gatun unavailable)";
                 if (!gatun.isEmpty()) {
                     anyGatun = true;
                     Stats g = rowsPerSecond(gatun);
-                    throughput.add(GATUN + ", reuse " + label, query.id(), g);
+                    throughput.add(GATUN + ", " + label, query.id(), g);
                     Stats pairs = pairRatios(stock, gatun);
                     double ratio = g.median() / s.median();
-                    ratios.add("Gatun / stock rows/s, reuse " + label, query.id(),
+                    ratios.add("Gatun / stock rows/s, " + label, query.id(),
                             new Stats(ratio, pairs.min(), pairs.max(), pairs.n()));
                     gatunCell = format(g);
                     gatunCpu = cpuCell(gatun);
@@ -109,12 +114,13 @@ public final class E2eReport {
                             status = cpu >= target ? "met" : "**missed**";
                         }
                         cpuRatio = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", cpu, cpuPairs.min(), cpuPairs.max());
-                        ratios.add("stock task CPU / Gatun task CPU, reuse " + label, query.id(),
+                        ratios.add("stock task CPU / Gatun task CPU, " + label, query.id(),
                                 new Stats(cpu, cpuPairs.min(), cpuPairs.max(), cpuPairs.n()));
                     }
                     ratioCell = String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", ratio, pairs.min(), pairs.max());
-                    if (notNative.containsKey(query.id())) {
-                        status = "not native: " + notNative.get(query.id()).lines().findFirst().orElse("")
+                    String planned = E2eRunner.planId(query, mode);
+                    if (notNative.containsKey(planned)) {
+                        status = "not native: " + notNative.get(planned).lines().findFirst().orElse("")
                                 .replace("|", "/");
                     }
                 }
@@ -128,26 +134,49 @@ public final class E2eReport {
                     .append("The runs above force every admitted Calc native. What `Gatun.enable` alone (its cost"
                             + " rule) would do with each query:\n\n");
             for (Query query : queries) {
-                String decision = defaults.get(query.id());
-                if (decision != null) {
-                    md.append("- `").append(query.id()).append("`: ").append(decision).append('\n');
+                for (String mode : List.of(Trial.STREAMING, Trial.BATCH)) {
+                    String id = E2eRunner.planId(query, mode);
+                    String decision = defaults.get(id);
+                    if (decision != null) {
+                        md.append("- `").append(id).append("`: ").append(decision).append('\n');
+                    }
                 }
             }
         }
         Files.writeString(outDir.resolve("e2e-summary.md"), md);
-        Charts.rangeBars("End-to-end throughput by object reuse (median, range)", "rows/s", throughput, null,
+        Charts.rangeBars("End-to-end throughput by mode and object reuse (median, range)", "rows/s", throughput, null,
                 outDir.resolve("e2e-throughput.png"));
         if (anyGatun) {
-            Charts.rangeBars("Gatun vs stock by object reuse: throughput ratio and task-CPU ratio (median, pair range;"
+            Charts.rangeBars("Gatun vs stock by mode and object reuse: throughput ratio and task-CPU ratio (median, pair range;"
                     + " > 1: Gatun better)", "ratio", ratios, 1.0,
                     outDir.resolve("e2e-ratio.png"));
         }
     }
 
-    private static Map<String, List<Trial>> measured(List<Trial> trials, String query, boolean reuse) {
+    /** A table of the summary: streaming under one object-reuse setting, or batch. */
+    private record Setting(String mode, boolean objectReuse) {
+        /** Streaming first, reuse off (Flink's default) first. */
+        static final java.util.Comparator<Setting> ORDER = java.util.Comparator
+                .comparing((Setting s) -> s.mode().equals(Trial.BATCH)).thenComparing(Setting::objectReuse);
+
+        String heading() {
+            if (mode.equals(Trial.BATCH)) {
+                return "## Batch mode (`execution.runtime-mode: batch`; Flink's batch executor always reuses objects)";
+            }
+            return "## `pipeline.object-reuse=" + objectReuse + '`'
+                    + (objectReuse ? "" : " (Flink's default, as the Nexmark benchmark runs)");
+        }
+
+        /** The series label in the charts. */
+        String label() {
+            return mode.equals(Trial.BATCH) ? "batch" : "reuse " + Trial.reuseLabel(objectReuse);
+        }
+    }
+
+    private static Map<String, List<Trial>> measured(List<Trial> trials, String query, String mode, boolean reuse) {
         Map<String, List<Trial>> byEngine = new LinkedHashMap<>();
         for (Trial t : trials) {
-            if (t.query().equals(query) && t.measured() && t.objectReuse() == reuse) {
+            if (t.query().equals(query) && t.measured() && t.mode().equals(mode) && t.objectReuse() == reuse) {
                 byEngine.computeIfAbsent(t.engine(), e -> new ArrayList<>()).add(t);
             }
         }

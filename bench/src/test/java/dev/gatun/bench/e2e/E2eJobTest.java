@@ -164,6 +164,31 @@ class E2eJobTest {
         assertEquals(EXPECTED_STOCK_UNDER_FORCE, notNative.keySet(), notNative.toString());
     }
 
+    /**
+     * Batch mode through the harness: every query that computes (q1 over the bounded Nexmark
+     * generator and every other Calc shape) runs as a native island on both engines, the batch
+     * results equal the streaming ones (the runner checks every run of a query against the first),
+     * and every batch trial ran with object reuse, as Flink's batch executor sets it.
+     */
+    @Test
+    void calcQueriesRunNativelyInBatchModeWithTheStreamingResults(@TempDir Path plans) throws Exception {
+        E2eRunner runner = new E2eRunner(new E2eRunner.Settings(EVENTS, 42, 0, 1, 1, RowFormat.GENERIC,
+                List.of(false), plans, List.of(Trial.STREAMING, Trial.BATCH)),
+                List.of(EngineConfigurer.STOCK, new GatunEngine()));
+        for (Query q : Queries.select("q1,q2,q21,flatq1,case,decimal")) {
+            List<Trial> trials = runner.run(q);
+            List<Trial> batch = trials.stream().filter(Trial::batch).toList();
+            assertEquals(2, batch.size(), q.id());
+            assertTrue(batch.stream().allMatch(Trial::objectReuse), q.id() + ": " + batch);
+            assertTrue(batch.get(0).resultRows() > 0, q.id() + " produced no rows");
+            String plan = Files.readString(plans.resolve(q.id() + "-batch-gatun-reuse-on.txt"));
+            assertTrue(plan.contains("NativeCalc(") && !plan.contains("WatermarkAssigner"), q.id() + "\n" + plan);
+            assertNotNull(runner.defaults().get(q.id() + "-batch"), q.id());
+        }
+        assertEquals(List.of(), runner.problems());
+        assertEquals(Map.of(), runner.notNative());
+    }
+
     private static String rootMessage(Throwable t) {
         StringBuilder all = new StringBuilder();
         for (Throwable c = t; c != null; c = c.getCause()) {

@@ -2,6 +2,7 @@ package dev.gatun.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.bench.e2e.Queries;
@@ -69,7 +70,7 @@ class ReportsTest {
         }
         E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
         assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
-        assertTrue(Files.readAllLines(dir.resolve(E2eReport.CSV)).get(0).endsWith(",object_reuse"));
+        assertTrue(Files.readAllLines(dir.resolve(E2eReport.CSV)).get(0).endsWith(",object_reuse,execution_mode"));
         E2eReport.writeSummary(trials, Queries.select("q0"), "bin/gatun bench e2e", null, Map.of(),
                 Map.of("q0", "default: stock (cost rule)"), dir);
         String md = Files.readString(dir.resolve("e2e-summary.md"));
@@ -83,11 +84,42 @@ class ReportsTest {
     }
 
     @Test
+    void batchTrialsSayTheirModeInTheCsvAndGetATableOfTheirOwn(@TempDir Path dir) throws Exception {
+        List<Trial> trials = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            trials.add(new Trial("q1", "stock", "trial", i, 1_000_000, 1000, 1900, 10, "00ff", 900, false));
+            trials.add(new Trial("q1", "gatun", "trial", i, 1_000_000, 1000, 1900, 10, "00ff", 450, false));
+            trials.add(new Trial("q1", "stock", "trial", i, 1_000_000, 800, 1900, 10, "00ff", 600, true, Trial.BATCH));
+            trials.add(new Trial("q1", "gatun", "trial", i, 1_000_000, 800, 1900, 10, "00ff", 500, true, Trial.BATCH));
+        }
+        E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
+        List<String> lines = Files.readAllLines(dir.resolve(E2eReport.CSV));
+        assertTrue(lines.get(0).endsWith(",object_reuse,execution_mode"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(",off,streaming") && lines.get(3).endsWith(",on,batch"), lines.toString());
+        assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
+        E2eReport.writeSummary(trials, Queries.select("q1"), "bin/gatun bench e2e --mode streaming,batch", null,
+                Map.of(), Map.of("q1", "default: native", "q1-batch", "default: native (batch)"), dir);
+        String md = Files.readString(dir.resolve("e2e-summary.md"));
+        int streaming = md.indexOf("## `pipeline.object-reuse=false`");
+        int batch = md.indexOf("## Batch mode");
+        assertTrue(streaming >= 0 && batch > streaming, md);
+        assertFalse(md.contains("## `pipeline.object-reuse=true`"), "the batch trials are not a streaming table");
+        // streaming 900/450 = 2.00x against 1.6x; batch 600/500 = 1.20x against the batch target 1.5x
+        assertTrue(md.indexOf("| 2.00× (2.00–2.00) | ≥ 1.6× task CPU | met |") > streaming
+                && md.indexOf("| 2.00× (2.00–2.00) | ≥ 1.6× task CPU | met |") < batch, md);
+        assertTrue(md.indexOf("| 1.20× (1.20–1.20) | ≥ 1.5× task CPU | **missed** |") > batch, md);
+        assertTrue(md.contains("- `q1-batch`: default: native (batch)"), md);
+        assertThrows(IllegalArgumentException.class, () -> new Trial("q1", "stock", "trial", 0, 1, 1, 1, 1, "00", 1,
+                true, "Batch"));
+    }
+
+    @Test
     void oldTrialFilesReadAsObjectReuseOff() {
         Trial t = Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7");
         assertEquals(7, t.taskCpuMillis());
         assertFalse(t.objectReuse());
         assertTrue(Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on").objectReuse());
+        assertEquals(Trial.STREAMING, Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on").mode());
     }
 
     @Test

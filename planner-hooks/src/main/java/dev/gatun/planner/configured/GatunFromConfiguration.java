@@ -12,7 +12,7 @@ import org.apache.flink.table.api.TableConfig;
  *
  * <p>Only an explicit {@code gatun.native.enabled: true} turns Gatun on here: the jar alone in
  * {@code lib/} changes nothing. The checks that {@code Gatun.enable} makes at once (native access,
- * the library) are made when a query is planned ({@link ConfiguredStreamProgram}), so statements
+ * the library) are made when a query is planned ({@link ConfiguredProgram}), so statements
  * that plan nothing ({@code SET}, {@code CREATE TABLE}) never fail because of Gatun.
  */
 public final class GatunFromConfiguration {
@@ -23,7 +23,7 @@ public final class GatunFromConfiguration {
         if (!config.getOptional(GatunOptions.NATIVE_ENABLED).orElse(false)) {
             return false;
         }
-        Gatun.installProgram(config, new ConfiguredStreamProgram());
+        Gatun.installPrograms(config, ConfiguredProgram.stream(), ConfiguredProgram.batch());
         Gatun.registerPlanNodes();
         return true;
     }

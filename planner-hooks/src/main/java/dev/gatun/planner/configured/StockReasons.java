@@ -7,6 +7,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rel.RelNode;
+import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 
 /** Puts the recorded reason of every Calc that stayed on Flink into the plan it stays in. */
@@ -44,11 +46,12 @@ final class StockReasons {
                 inputs.add(visited);
             }
             RelNode result = changed ? node.copy(node.getTraitSet(), inputs) : node;
-            if (result.getClass() == StreamPhysicalCalc.class) {
-                StreamPhysicalCalc calc = (StreamPhysicalCalc) result;
-                String reason = reasons.get(calc.getRelDetailedDescription());
+            if (result.getClass() == StreamPhysicalCalc.class || result.getClass() == BatchPhysicalCalc.class) {
+                String reason = reasons.get(((CommonCalc) result).getRelDetailedDescription());
                 if (reason != null) {
-                    result = new StreamPhysicalCalcWithReason(calc, reason);
+                    result = result instanceof StreamPhysicalCalc stream
+                            ? new StreamPhysicalCalcWithReason(stream, reason)
+                            : new BatchPhysicalCalcWithReason((BatchPhysicalCalc) result, reason);
                 }
             }
             done.put(node, result);

@@ -19,12 +19,17 @@ public final class PlanNodes {
     private PlanNodes() {}
 
     /**
-     * Registers {@link StreamExecNativeCalc}; idempotent and thread-safe. If another class
-     * loader's copy of Gatun registered first (a session JVM running jobs in their own class
-     * loaders), this copy takes its place, so plans read from now on get classes that can run here.
+     * Registers {@link StreamExecNativeCalc} and {@link BatchExecNativeCalc}; idempotent and
+     * thread-safe. If another class loader's copy of Gatun registered first (a session JVM running
+     * jobs in their own class loaders), this copy takes its place, so plans read from now on get
+     * classes that can run here.
      */
     public static synchronized void register() {
-        Class<StreamExecNativeCalc> node = StreamExecNativeCalc.class;
+        register(StreamExecNativeCalc.class);
+        register(BatchExecNativeCalc.class);
+    }
+
+    private static void register(Class<? extends ExecNode<?>> node) {
         ExecNodeMetadata meta = ExecNodeMetadataUtil.latestAnnotation(node);
         Class<? extends ExecNode<?>> current = ExecNodeMetadataUtil.retrieveExecNode(meta.name(), meta.version());
         if (current == node) {

@@ -22,16 +22,17 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
-import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
+import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.utils.ChangelogPlanUtils;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Decides whether one Calc runs natively, and if not, why. In order: every type it reads and
- * writes maps to Arrow; every expression translates to an admitted Substrait function; the
- * cost rule ({@link CostRule}, docs/planner.md) says native pays off.
+ * Decides whether one Calc, of a streaming or a batch plan, runs natively, and if not, why. In
+ * order: every type it reads and writes maps to Arrow; every expression translates to an admitted
+ * Substrait function; the cost rule ({@link CostRule}, docs/planner.md) says native pays off.
  */
 public final class CalcAdmission {
     private final TableConfig config;
@@ -42,7 +43,8 @@ public final class CalcAdmission {
         this.types = new TypeMapping(config.get(GatunOptions.NANOSECOND_TIMESTAMPS));
     }
 
-    public CalcDecision decide(StreamPhysicalCalc calc) {
+    /** The decision for a streaming ({@code StreamPhysicalCalc}) or batch ({@code BatchPhysicalCalc}) Calc alone. */
+    public CalcDecision decide(CommonCalc calc) {
         String name = calc.getRelDetailedDescription();
         return decide(name, () -> {
             RexProgram program = calc.getProgram();
@@ -52,7 +54,8 @@ public final class CalcAdmission {
                     .map(p -> RexUtil.expandSearch(rex, null, program.expandLocalRef(p))).toList();
             RexNode condition = program.getCondition() == null ? null
                     : RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
-            return admit(calc.getInput(), calc, projections, condition, null);
+            return admit(calc.getInput(), calc, projections, condition, null,
+                    calc instanceof BatchPhysicalRel ? CostRule.Planning.BATCH : CostRule.Planning.ALONE);
         });
     }
 
@@ -69,9 +72,8 @@ public final class CalcAdmission {
                 throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_SOURCE_IDLE_TIMEOUT.key()
                         + " is set, and Gatun does not mark its input idle");
             }
-            NativeCalcSpec spec = admit(fusion.input(), fusion.top(), fusion.projections(), fusion.condition(),
-                    new WatermarkExprs(fusion.rowtime(), fusion.watermark()));
-            return spec;
+            return admit(fusion.input(), fusion.top(), fusion.projections(), fusion.condition(),
+                    new WatermarkExprs(fusion.rowtime(), fusion.watermark()), CostRule.Planning.FUSED);
         });
     }
 
@@ -90,9 +92,10 @@ public final class CalcAdmission {
      * @param input what the island reads
      * @param calc the Calc whose output the island emits
      * @param watermark the assigner's expressions over {@code input}'s rows, or null
+     * @param planning how the island is planned (the cost rule's measurements differ)
      */
-    private NativeCalcSpec admit(RelNode input, StreamPhysicalCalc calc, List<RexNode> projections,
-                                 RexNode condition, WatermarkExprs watermark) {
+    private NativeCalcSpec admit(RelNode input, RelNode calc, List<RexNode> projections,
+                                 RexNode condition, WatermarkExprs watermark, CostRule.Planning planning) {
         List<RexNode> all = new ArrayList<>(projections);
         if (condition != null) {
             all.add(condition);
@@ -111,12 +114,14 @@ public final class CalcAdmission {
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         checkNatively(plan, inputType, readPaths, outputType, exit);
         // after translation, so that a Calc the cost rule rejects still names what would stop it natively
-        String rejection = new CostRule(config).rejection(projections, condition, watermark != null);
+        String rejection = new CostRule(config).rejection(projections, condition, planning);
         if (rejection != null) {
             throw new NotAdmittedException(rejection);
         }
-        return new NativeCalcSpec(plan, inputType, readPaths, outputType, isInsertOnly(input),
-                config.get(GatunOptions.BATCH_ROWS), config.get(GatunOptions.BATCH_LATENCY).toMillis(),
+        boolean batch = planning == CostRule.Planning.BATCH;
+        // a batch job's input is bounded and insert-only, and its end flushes: no latency timer
+        return new NativeCalcSpec(plan, inputType, readPaths, outputType, batch || isInsertOnly(input),
+                config.get(GatunOptions.BATCH_ROWS), batch ? 0 : config.get(GatunOptions.BATCH_LATENCY).toMillis(),
                 types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, watermark != null);
     }
 

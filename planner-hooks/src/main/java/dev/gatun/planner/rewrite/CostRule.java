@@ -25,8 +25,9 @@ import org.apache.flink.table.api.TableConfig;
  *       on Flink unless {@code gatun.native.force} is set.
  *   <li>Otherwise the Calc's {@link Shape} is looked up in {@link #FUSED} (a Calc planned as one
  *       island with its WatermarkAssigner) or {@link #ALONE}, under the job's
- *       {@code pipeline.object-reuse}: a shape with a measured speedup goes native only when that
- *       speedup is at least {@code gatun.cost.min-speedup}. A shape without a measurement goes native.
+ *       {@code pipeline.object-reuse}, or, for a batch job, in {@link #BATCH}: a shape with a
+ *       measured speedup goes native only when that speedup is at least
+ *       {@code gatun.cost.min-speedup}. A shape without a measurement goes native.
  * </ul>
  *
  * <p>The measurements are the only thresholds of the rule and live here, in one place.
@@ -90,9 +91,48 @@ public final class CostRule {
             Shape.CHEAP_FILTER, new Speedup(2.58, 1.72),
             Shape.STRINGS, new Speedup(2.64, 2.07));
 
+    /**
+     * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}). Flink's batch
+     * executor always enables object reuse, so stock pays no copy into the Calc, and nothing is fused
+     * (a batch plan has no WatermarkAssigner). From the batch run of the e2e benchmark
+     * ({@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --mode batch}, every query,
+     * 2026-12-02 14:11 UTC, docs/bench/batch/e2e-summary.md), per shape the median over its queries
+     * of the median stock task CPU ÷ median Gatun task CPU: CHEAP_PROJECTION q1 1.30, flatq1 0.87;
+     * CHEAP_FILTER q0 1.42, q2 2.06, flatq2 0.84; STRINGS q21 2.41, q22 1.49, strings 1.65, case 0.73,
+     * demo 0.94; OTHER decimal 0.87, timestamp 0.70. A shape without a batch figure would use its
+     * {@link #ALONE} figure with object reuse on.
+     */
+    static final Map<Shape, Double> BATCH = Map.of(
+            Shape.CHEAP_PROJECTION, 1.09,
+            Shape.CHEAP_FILTER, 1.42,
+            Shape.STRINGS, 1.49,
+            Shape.OTHER, 0.79);
+
+    /** How a Calc is planned, as far as the measurements tell them apart. */
+    public enum Planning {
+        /** A streaming Calc alone. */
+        ALONE,
+        /** A streaming Calc fused with the WatermarkAssigner below it. */
+        FUSED,
+        /** A Calc of a batch job. */
+        BATCH
+    }
+
     /** The measured speedup of a shape, alone or fused, under an object-reuse setting, if the benchmark has one. */
     public static OptionalDouble measured(Shape shape, boolean fused, boolean objectReuse) {
-        Speedup m = fused && FUSED.containsKey(shape) ? FUSED.get(shape) : ALONE.get(shape);
+        return measured(shape, fused ? Planning.FUSED : Planning.ALONE, objectReuse);
+    }
+
+    /** The measured speedup of a shape planned as {@code planning}; a batch job always reuses objects. */
+    public static OptionalDouble measured(Shape shape, Planning planning, boolean objectReuse) {
+        if (planning == Planning.BATCH) {
+            Double batch = BATCH.get(shape);
+            if (batch != null) {
+                return OptionalDouble.of(batch);
+            }
+            objectReuse = true;
+        }
+        Speedup m = planning == Planning.FUSED && FUSED.containsKey(shape) ? FUSED.get(shape) : ALONE.get(shape);
         return m == null ? OptionalDouble.empty() : OptionalDouble.of(m.under(objectReuse));
     }
 
@@ -114,11 +154,8 @@ public final class CostRule {
         this.objectReuse = config.get(PipelineOptions.OBJECT_REUSE);
     }
 
-    /**
-     * Null when the Calc should go native, else the reason it stays on Flink; {@code fused}: the Calc
-     * is planned as one island with the WatermarkAssigner below it.
-     */
-    public String rejection(List<RexNode> projections, RexNode condition, boolean fused) {
+    /** Null when the Calc should go native, else the reason it stays on Flink. */
+    public String rejection(List<RexNode> projections, RexNode condition, Planning planning) {
         if (force) {
             return null;
         }
@@ -128,12 +165,15 @@ public final class CostRule {
                     + " cost more than it saves (gatun.native.force=true overrides)";
         }
         Shape shape = shape(projections, condition, selectsOnly);
-        OptionalDouble measured = measured(shape, fused, objectReuse);
+        OptionalDouble measured = measured(shape, planning, objectReuse);
         if (measured.isPresent() && measured.getAsDouble() < minSpeedup) {
-            return String.format(Locale.ROOT, "cost rule: a Calc of %s%s measured %.2fx stock with"
-                    + " pipeline.object-reuse=%s, below gatun.cost.min-speedup=%.2f (gatun.native.force=true"
-                    + " overrides)", shape.description, fused ? " fused with its WatermarkAssigner" : "",
-                    measured.getAsDouble(), objectReuse, minSpeedup);
+            String setting = planning == Planning.BATCH
+                    ? "in batch mode (where Flink always reuses objects)"
+                    : "with pipeline.object-reuse=" + objectReuse;
+            return String.format(Locale.ROOT, "cost rule: a Calc of %s%s measured %.2fx stock %s, below"
+                    + " gatun.cost.min-speedup=%.2f (gatun.native.force=true overrides)", shape.description,
+                    planning == Planning.FUSED ? " fused with its WatermarkAssigner" : "",
+                    measured.getAsDouble(), setting, minSpeedup);
         }
         return null;
     }

@@ -1,5 +1,6 @@
 package dev.gatun.planner.rewrite;
 
+import dev.gatun.planner.nodes.BatchPhysicalNativeCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
@@ -9,11 +10,16 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rel.RelNode;
+import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Replaces every admitted {@link StreamPhysicalCalc} with a {@link StreamPhysicalNativeCalc}, 1:1. */
+/**
+ * Replaces every admitted {@link StreamPhysicalCalc} with a {@link StreamPhysicalNativeCalc} (or a
+ * fused island), and every admitted {@link BatchPhysicalCalc} with a {@link BatchPhysicalNativeCalc}, 1:1.
+ */
 final class NativeCalcRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
     private final CalcAdmission admission;
@@ -39,17 +45,17 @@ final class NativeCalcRewriter {
         }
         RelNode withInputs = rewriteInputs(node);
         RelNode result = withInputs;
-        if (withInputs.getClass() == StreamPhysicalCalc.class) {
-            StreamPhysicalCalc calc = (StreamPhysicalCalc) withInputs;
+        if (withInputs.getClass() == StreamPhysicalCalc.class || withInputs.getClass() == BatchPhysicalCalc.class) {
+            CommonCalc calc = (CommonCalc) withInputs;
             CalcDecision decision = admission.decide(calc).withNote(notFused);
             PlanReport.record(decision);
             if (decision.isNative()) {
                 LOG.debug("Gatun: {}", decision);
+                result = calc instanceof StreamPhysicalCalc stream
+                        ? new StreamPhysicalNativeCalc(stream, decision.spec())
+                        : new BatchPhysicalNativeCalc((BatchPhysicalCalc) calc, decision.spec());
             } else {
                 LOG.info("Gatun: {}", decision);
-            }
-            if (decision.isNative()) {
-                result = new StreamPhysicalNativeCalc(calc, decision.spec());
             }
         }
         rewritten.put(node, result);

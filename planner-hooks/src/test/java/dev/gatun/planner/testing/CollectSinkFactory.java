@@ -37,6 +37,7 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
      */
     static final ConfigOption<Boolean> BUFFER = ConfigOptions.key("buffer").booleanType().defaultValue(false);
     private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
+    private static final Map<String, Boolean> OBJECT_REUSE = new ConcurrentHashMap<>();
     private static final AtomicInteger NEXT = new AtomicInteger();
 
     /** A fresh sink id; its rows are read back with {@link #take(String)}. */
@@ -57,6 +58,11 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
             sorted.sort(null);
             return sorted;
         }
+    }
+
+    /** Whether the job that wrote sink {@code id} ran with object reuse (null before it ran); forgets it. */
+    public static Boolean takeObjectReuse(String id) {
+        return OBJECT_REUSE.remove(id);
     }
 
     @Override
@@ -108,6 +114,7 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
         @Override
         public SinkWriter<RowData> createWriter(WriterInitContext context) {
             converter.open(RuntimeConverter.Context.create(Thread.currentThread().getContextClassLoader()));
+            OBJECT_REUSE.put(id, context.isObjectReuseEnabled());
             List<String> rows = ROWS.get(id);
             List<RowData> held = new ArrayList<>();
             return new SinkWriter<>() {

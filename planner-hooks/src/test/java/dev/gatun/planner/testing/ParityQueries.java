@@ -50,6 +50,16 @@ public final class ParityQueries {
         return groups;
     }
 
+    /**
+     * The batch subset: every group of {@link #groups()}, the temporal one under the DST zone only.
+     * In batch the "changelog" groups are insert-only Calcs over batch aggregates and ranks.
+     */
+    public static List<Group> batchGroups() {
+        return groups().stream()
+                .filter(g -> !g.name().startsWith("temporal") || g.name().endsWith("America/Los_Angeles"))
+                .toList();
+    }
+
     private static Group group(String name, List<Query> queries) {
         return new Group(name, queries, Map.of(), null);
     }

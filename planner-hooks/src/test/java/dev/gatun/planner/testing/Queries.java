@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.StatementSet;
@@ -24,6 +25,7 @@ import org.apache.flink.util.CloseableIterator;
  */
 public final class Queries {
     private final TableEnvironment tEnv;
+    private JobID lastJob;
 
     /** A streaming environment. */
     public Queries() {
@@ -102,13 +104,20 @@ public final class Queries {
                 set.add(table.insertInto(sink.schema(schema.build()).build()));
                 sinks.put(query, id);
             }
-            set.execute().await();
+            TableResult result = set.execute();
+            lastJob = result.getJobClient().orElseThrow().getJobID();
+            result.await();
             Map<String, List<String>> results = new LinkedHashMap<>();
             sinks.forEach((query, id) -> results.put(query, CollectSinkFactory.take(id)));
             return results;
         } finally {
             tEnv.getConfig().set(GatunOptions.NATIVE_ENABLED, true);
         }
+    }
+
+    /** The job {@link #runAll} submitted last. */
+    public JobID lastJob() {
+        return lastJob;
     }
 
     public void set(String key, String value) {
