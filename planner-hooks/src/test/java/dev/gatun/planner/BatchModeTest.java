@@ -100,7 +100,7 @@ class BatchModeTest {
         try {
             for (var e : shapes.entrySet()) {
                 String sql = e.getKey();
-                double measured = CostRule.measured(e.getValue(), CostRule.Planning.BATCH, false).orElseThrow();
+                double measured = CostRule.measured(e.getValue(), CostRule.Planning.BATCH_FLAT, false).orElseThrow();
                 batch.set("gatun.cost.min-speedup", String.format(Locale.ROOT, "%.2f", measured + 0.01));
                 String rejected = batch.explain(sql);
                 assertTrue(rejected.contains(String.format(Locale.ROOT, "stock (cost rule: a Calc of %s measured %.2fx"
@@ -114,6 +114,24 @@ class BatchModeTest {
             }
         } finally {
             batch.set("gatun.cost.min-speedup", "1.10");
+            batch.set("gatun.native.force", "true");
+        }
+    }
+
+    /** By default (no force switch) a batch Calc reading ROW fields goes native; the same work over flat columns stays stock. */
+    @Test
+    void byDefaultOnlyBatchCalcsReadingRowFieldsGoNative() {
+        String nested = "SELECT id, t.r.x * 2 FROM t WHERE t.r.x > 3";
+        String flat = "SELECT id, a * 2 FROM t WHERE a > 3";
+        batch.set("gatun.native.force", "false");
+        try {
+            String nestedPlan = batch.explain(nested);
+            assertTrue(nestedPlan.contains("native: Calc("), nestedPlan);
+            String flatPlan = batch.explain(flat);
+            assertTrue(flatPlan.contains(String.format(Locale.ROOT, "stock (cost rule: a Calc of %s measured %.2fx stock in"
+                    + " batch mode", CostRule.Shape.CHEAP_PROJECTION.description(), CostRule.measured(
+                            CostRule.Shape.CHEAP_PROJECTION, CostRule.Planning.BATCH_FLAT, false).orElseThrow())), flatPlan);
+        } finally {
             batch.set("gatun.native.force", "true");
         }
     }

@@ -55,7 +55,8 @@ public final class CalcAdmission {
             RexNode condition = program.getCondition() == null ? null
                     : RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
             return admit(calc.getInput(), calc, projections, condition, null,
-                    calc instanceof BatchPhysicalRel ? CostRule.Planning.BATCH : CostRule.Planning.ALONE);
+                    calc instanceof BatchPhysicalRel ? CostRule.Planning.batch(projections, condition)
+                            : CostRule.Planning.ALONE);
         });
     }
 
@@ -118,7 +119,7 @@ public final class CalcAdmission {
         if (rejection != null) {
             throw new NotAdmittedException(rejection);
         }
-        boolean batch = planning == CostRule.Planning.BATCH;
+        boolean batch = planning.isBatch();
         // a batch job's input is bounded and insert-only, and its end flushes: no latency timer
         return new NativeCalcSpec(plan, inputType, readPaths, outputType, batch || isInsertOnly(input),
                 config.get(GatunOptions.BATCH_ROWS), batch ? 0 : config.get(GatunOptions.BATCH_LATENCY).toMillis(),
