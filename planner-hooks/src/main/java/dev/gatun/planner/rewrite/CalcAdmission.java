@@ -115,7 +115,7 @@ public final class CalcAdmission {
         if (rejection != null) {
             throw new NotAdmittedException(rejection);
         }
-        return new NativeCalcSpec(plan, inputType, readPaths, outputType, isInsertOnly(input),
+        return NativeCalcSpec.calc(plan, inputType, readPaths, outputType, isInsertOnly(input),
                 config.get(GatunOptions.BATCH_ROWS), config.get(GatunOptions.BATCH_LATENCY).toMillis(),
                 types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, watermark != null);
     }

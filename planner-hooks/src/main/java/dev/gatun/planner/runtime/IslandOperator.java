@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * with a WatermarkAssigner ({@link WatermarkAssignment}) assigns the watermarks itself and drops
  * upstream ones except the final one.
  *
+ * <p>A local-aggregate island ({@link NativeCalcSpec#localAggregate()}) folds each batch into the
+ * groups its kernel keeps and emits them when Flink's local aggregate ({@code MapBundleOperator})
+ * would finish its bundle: after {@link NativeCalcSpec#bundleRows()} input rows, before a
+ * watermark (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It
+ * has no latency timer: the mini-batch watermarks pace it, as they pace the stock operator.
+ *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
  * (the checkpoint lock orders them). Arrow batches belong to the thread that writes them, so
@@ -51,6 +57,8 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     private transient WatermarkAssignment watermarks;
     private transient IslandExit.Emitter emitter;
     private transient boolean timerPending;
+    /** Rows of the current bundle (local aggregate only). */
+    private transient long bundleCount;
     private transient NativeCalcMetrics metrics;
     /** Pending row copies, only when chained to a legacy source (see the class comment). */
     private transient List<RowData> pendingRows;
@@ -106,7 +114,9 @@ public final class IslandOperator extends TableStreamOperator<RowData>
             pendingRows.add(rowCopier.copy(element.getValue()));
             full = pendingRows.size() == spec.batchRows();
         }
-        if (full) {
+        if (spec.localAggregate() && ++bundleCount >= spec.bundleRows()) {
+            finishBundle();
+        } else if (full) {
             flush();
         } else if (!timerPending && spec.latencyMillis() > 0) {
             timerPending = true;
@@ -138,7 +148,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         if (watermarks == null) {
-            flush();
+            finishBundle();
             super.processWatermark(mark);
         } else {
             endOfInputWatermark(mark);
@@ -147,13 +157,13 @@ public final class IslandOperator extends TableStreamOperator<RowData>
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        flush();
+        finishBundle();
         super.prepareSnapshotPreBarrier(checkpointId);
     }
 
     @Override
     public void endInput() throws Exception {
-        flush();
+        finishBundle();
     }
 
     @Override
@@ -187,6 +197,23 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         metrics.afterWrite();
     }
 
+    /** Flushes the batch, then emits the groups a local aggregate holds. */
+    private void finishBundle() {
+        flush();
+        if (!spec.localAggregate()) {
+            return;
+        }
+        bundleCount = 0;
+        RecordBatch groups;
+        try {
+            groups = kernel.flushGroups();
+        } catch (RuntimeException e) {
+            throw budget.explain(e, allocator);
+        }
+        budget.held(allocator, 0);
+        emit(groups);
+    }
+
     private void flush() {
         if (pendingRows != null) {
             for (RowData row : pendingRows) {
@@ -202,6 +229,10 @@ public final class IslandOperator extends TableStreamOperator<RowData>
             result = kernel.process(writer, watermarks == null ? null : watermarks.progress());
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
+        }
+        if (spec.localAggregate() && budget.bounded()) {
+            budget.held(allocator, kernel.heldBytes());
+            budget.check(allocator);
         }
         emit(result);
         if (watermarks != null) {
