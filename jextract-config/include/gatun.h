@@ -164,7 +164,10 @@ typedef struct GatunWatermarkProgress {
  * docs/native.md "Aggregation kernel"); RelRoot.names, when given, and the expected
  * output schema name them, and their types must equal the expected ones. The input must
  * be insert-only (no row-kind column) and the plan assigns no watermarks.
- * gatun_operator_process folds each batch into the groups and writes no output;
+ * The AggregateRel's advanced_extension may carry one optimization, a
+ * google.protobuf.UInt64Value: Flink's bundle size. gatun_operator_process folds each
+ * batch into the groups and writes output only when bundles ended in it (the groups of
+ * each, in order, every time that many rows reached the aggregate past the filter);
  * gatun_operator_flush emits one row per group and starts over.
  *
  * input_schema: the input batches' struct ("+s") schema; borrowed for the call. A

@@ -214,6 +214,27 @@ pub fn agg_plan_proto(
     }
 }
 
+/// `plan` with the bundle-size optimization of `rows` (as a `UInt64Value`) on its aggregate.
+pub fn with_bundle(mut plan: Plan, rows: u64) -> Plan {
+    use datafusion_substrait::substrait::proto::extensions::AdvancedExtension;
+    let Some(PlanRelType::Root(root)) = &mut plan.relations[0].rel_type else {
+        unreachable!()
+    };
+    let Some(RelType::Aggregate(aggregate)) = &mut root.input.as_mut().unwrap().rel_type else {
+        unreachable!()
+    };
+    let mut value = vec![0x08];
+    prost::encoding::encode_varint(rows, &mut value);
+    let mut any = AdvancedExtension::default().enhancement.unwrap_or_default();
+    any.type_url = gatun_native::ops::local_aggregate::plan::BUNDLE_ROWS_TYPE_URL.to_string();
+    any.value = value.into();
+    aggregate.advanced_extension = Some(AdvancedExtension {
+        optimization: vec![any],
+        enhancement: None,
+    });
+    plan
+}
+
 /// The serialized plan.
 pub fn agg_plan(
     schema: &Schema,

@@ -809,3 +809,68 @@ fn nested_input_columns_are_counted_by_their_top_level_fields() {
     let out = fold(&handle, &[input]).unwrap();
     assert_eq!(i64s(out.column(1)), [Some(2), Some(1)]);
 }
+
+#[test]
+fn a_bundle_emits_exactly_after_its_rows_passed_the_filter() {
+    let _guard = no_leaks();
+    let schema = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("v", DataType::Int64, true),
+    ]);
+    let projections = [("k", col("k")), ("v", col("v"))];
+    let filter = bin(col("v"), Operator::Gt, lit(0i64));
+    let measures = [count_star(), m("sum", 1)];
+    let proto = agg_plan_proto(&schema, &projections, Some(filter), &[0], &measures, &[]);
+    let bytes = with_bundle(proto, 3).encode_to_vec();
+    let handle = create_agg(
+        &bytes,
+        &schema,
+        &agg_expected(&schema, &projections, &[0], &measures),
+    )
+    .unwrap();
+    let rows = |out: &RecordBatch| {
+        (0..out.num_rows())
+            .map(|r| {
+                format!(
+                    "{}:{}:{}",
+                    out.column(0).as_string::<i32>().value(r),
+                    i64s(out.column(1))[r].unwrap(),
+                    i64s(out.column(2))[r].unwrap()
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // two rows pass, one is filtered out: the bundle of 3 is not full
+    let first = kv(&[
+        (Some("a"), Some(1)),
+        (Some("b"), Some(-1)),
+        (Some("a"), Some(2)),
+    ]);
+    assert!(handle.process(&first, None).unwrap().is_none());
+    // the third passing row ends the bundle; seven more rows end two more bundles, one is left
+    let second = kv(&[
+        (Some("b"), Some(10)),
+        (Some("a"), Some(3)),
+        (Some("c"), Some(4)),
+        (Some("c"), None),
+        (Some("a"), Some(5)),
+        (Some("b"), Some(6)),
+        (Some("b"), Some(7)),
+        (Some("b"), Some(8)),
+        (Some("c"), Some(9)),
+    ]);
+    let out = handle.process(&second, None).unwrap().unwrap();
+    // passing: b10 | a3 c4 a5 | b6 b7 b8 | c9
+    assert_eq!(rows(&out), ["a:2:3", "b:1:10", "a:2:8", "c:1:4", "b:3:21"]);
+    let rest = handle.flush().unwrap().unwrap();
+    assert_eq!(rows(&rest), ["c:1:9"]);
+    assert!(handle.flush().unwrap().is_none());
+    // a bundle of 0 rows is not a bundle
+    let zero = agg_plan_proto(&schema, &projections, None, &[0], &measures, &[]);
+    create_fails(
+        &with_bundle(zero, 0).encode_to_vec(),
+        &schema,
+        &agg_expected(&schema, &projections, &[0], &measures),
+        &["the bundle size is 0"],
+    );
+}

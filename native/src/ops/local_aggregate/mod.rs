@@ -9,6 +9,7 @@ pub mod plan;
 use std::sync::Arc;
 
 use arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray, RecordBatch, StructArray};
+use arrow::compute::concat_batches;
 use arrow::datatypes::{
     ArrowPrimitiveType, DataType, Decimal128Type, Field, Fields, Float32Type, Float64Type,
     Int16Type, Int32Type, Int64Type, Int8Type, Schema,
@@ -36,6 +37,10 @@ pub struct LocalAggregateOperator {
     kernel: LocalAggregate,
     /// Output columns of `sum0` measures: NULL (no value) is emitted as 0, -0.0 as 0.0.
     sum0_columns: Vec<usize>,
+    /// Emit the groups after this many rows reached the aggregate (Flink's bundle), if given.
+    bundle_rows: Option<usize>,
+    /// Rows folded since the last emission.
+    bundle_filled: usize,
     output: Output,
 }
 
@@ -87,6 +92,10 @@ impl LocalAggregateOperator {
             filter,
             kernel,
             sum0_columns,
+            bundle_rows: plan
+                .bundle_rows
+                .map(|r| usize::try_from(r).unwrap_or(usize::MAX)),
+            bundle_filled: 0,
             output,
         })
     }
@@ -314,29 +323,64 @@ impl NativeOperator for LocalAggregateOperator {
                 .map_err(|e| {
                     GatunError::execution(format!("local aggregate input columns: {e}"))
                 })?;
-        self.kernel
-            .update(&columns)
-            .map_err(|e| GatunError::execution(e.strip_backtrace()))?;
-        Ok(None)
+        let Some(bundle) = self.bundle_rows else {
+            self.fold(&columns)?;
+            return Ok(None);
+        };
+        // the groups leave exactly where Flink's bundle of `bundle` rows ends, maybe several times
+        let mut emitted = Vec::new();
+        let mut offset = 0;
+        while offset < columns.num_rows() {
+            let take = (bundle - self.bundle_filled).min(columns.num_rows() - offset);
+            self.fold(&columns.slice(offset, take))?;
+            offset += take;
+            self.bundle_filled += take;
+            if self.bundle_filled == bundle {
+                self.bundle_filled = 0;
+                emitted.extend(self.emit_groups()?);
+            }
+        }
+        if emitted.is_empty() {
+            return Ok(None);
+        }
+        let groups = concat_batches(self.kernel.output_schema(), &emitted)
+            .map_err(|e| GatunError::execution(format!("local aggregate bundles: {e}")))?;
+        self.assemble(groups).map(Some)
     }
 
     fn flush(&mut self) -> GatunResult<Option<StructArray>> {
-        let Some(groups) = self
-            .kernel
+        self.bundle_filled = 0;
+        match self.emit_groups()? {
+            Some(groups) => self.assemble(groups).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.kernel.memory_size()
+    }
+}
+
+impl LocalAggregateOperator {
+    fn fold(&mut self, columns: &RecordBatch) -> GatunResult {
+        self.kernel
+            .update(columns)
+            .map_err(|e| GatunError::execution(e.strip_backtrace()))
+    }
+
+    fn emit_groups(&mut self) -> GatunResult<Option<RecordBatch>> {
+        self.kernel
             .emit()
-            .map_err(|e| GatunError::execution(e.strip_backtrace()))?
-        else {
-            return Ok(None);
-        };
+            .map_err(|e| GatunError::execution(e.strip_backtrace()))
+    }
+
+    /// The result batch of `groups` (the kernel's rows) in the output format.
+    fn assemble(&self, groups: RecordBatch) -> GatunResult<StructArray> {
         let rows = groups.num_rows();
         let mut columns = groups.columns().to_vec();
         for &c in &self.sum0_columns {
             columns[c] = zero_filled(&columns[c])?;
         }
-        self.output.assemble(columns, None, None, rows).map(Some)
-    }
-
-    fn held_bytes(&self) -> usize {
-        self.kernel.memory_size()
+        self.output.assemble(columns, None, None, rows)
     }
 }

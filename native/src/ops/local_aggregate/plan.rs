@@ -7,6 +7,12 @@
 //!                             └─ ReadRel(base_schema) the input batches
 //! ```
 //!
+//! The aggregate's `advanced_extension` may carry one optimization, a
+//! `google.protobuf.UInt64Value` ([`BUNDLE_ROWS_TYPE_URL`]): the bundle size of Flink's local
+//! phase (`table.exec.mini-batch.size`), after which many rows reaching the aggregate (past the
+//! filter) its groups are emitted. It changes when groups leave, never what the global phase ends
+//! with, so it is an optimization in Substrait's sense; other optimizations are ignored.
+//!
 //! Every measure (`count`, `sum`, `sum0`, `avg`, `min`, `max`) is an `AggregateFunction` in phase `INITIAL_TO_INTERMEDIATE` (Flink's local
 //! phase), invocation ALL, no sorts, arguments and FILTER given as field references into the
 //! aggregate's input. Group keys are field references too. The Calc part becomes an
@@ -61,7 +67,12 @@ pub struct AggregatePlan {
     pub measures: Vec<MeasureRef>,
     /// The root's output names (may be empty).
     pub names: Vec<String>,
+    /// Emit the groups after this many rows reached the aggregate, if given.
+    pub bundle_rows: Option<u64>,
 }
+
+/// The type URL of the bundle-size optimization.
+pub const BUNDLE_ROWS_TYPE_URL: &str = "type.googleapis.com/google.protobuf.UInt64Value";
 
 fn bad(what: impl std::fmt::Display) -> GatunError {
     GatunError::plan(format!("malformed local aggregate plan: {what}"))
@@ -131,7 +142,46 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
         keys,
         measures,
         names: root.names.clone(),
+        bundle_rows: bundle_rows(aggregate)?,
     })
+}
+
+/// The bundle size of the aggregate's optimizations, if one is given.
+fn bundle_rows(aggregate: &AggregateRel) -> GatunResult<Option<u64>> {
+    let Some(extension) = &aggregate.advanced_extension else {
+        return Ok(None);
+    };
+    if extension.enhancement.is_some() {
+        return Err(bad(
+            "the AggregateRel has an enhancement (it would change the semantics), which Gatun does not know",
+        ));
+    }
+    let mut rows = None;
+    for any in extension
+        .optimization
+        .iter()
+        .filter(|a| a.type_url == BUNDLE_ROWS_TYPE_URL)
+    {
+        // UInt64Value { uint64 value = 1; }; a missing field is 0
+        let mut buf: &[u8] = &any.value;
+        let mut value = 0;
+        while !buf.is_empty() {
+            let key = prost::encoding::decode_varint(&mut buf)
+                .map_err(|e| bad(format!("the bundle size: {e}")))?;
+            if key != 0x08 {
+                return Err(bad(format!(
+                    "the bundle size has an unknown field (key {key})"
+                )));
+            }
+            value = prost::encoding::decode_varint(&mut buf)
+                .map_err(|e| bad(format!("the bundle size: {e}")))?;
+        }
+        if value == 0 {
+            return Err(bad("the bundle size is 0; it must be positive"));
+        }
+        rows = Some(value);
+    }
+    Ok(rows)
 }
 
 fn reference(expression: Expression, name: String) -> ExpressionReference {

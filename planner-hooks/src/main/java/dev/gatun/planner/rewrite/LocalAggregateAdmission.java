@@ -132,7 +132,7 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException(e.getMessage());
         }
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
-                .translate(columns, condition, keys, measures, outputType);
+                .translate(columns, condition, keys, measures, outputType, bundle);
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.LOCAL_AGGREGATE, plan, inputType, readPaths, outputType,

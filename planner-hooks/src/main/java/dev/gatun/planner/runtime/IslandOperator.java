@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * upstream ones except the final one.
  *
  * <p>A local-aggregate island ({@link NativeCalcSpec#localAggregate()}) folds each batch into the
- * groups its kernel keeps and emits them when Flink's local aggregate ({@code MapBundleOperator})
- * would finish its bundle: after {@link NativeCalcSpec#bundleRows()} input rows, before a
- * watermark (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It
- * has no latency timer: the mini-batch watermarks pace it, as they pace the stock operator.
+ * groups its kernel keeps and emits them where Flink's local aggregate ({@code MapBundleOperator})
+ * finishes its bundle: the kernel itself emits after {@link NativeCalcSpec#bundleRows()} rows
+ * reached the aggregate (past the Calc's filter), and the operator makes it emit before a watermark
+ * (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It has no
+ * latency timer: the mini-batch watermarks pace it, as they pace the stock operator.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
@@ -57,8 +58,6 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     private transient WatermarkAssignment watermarks;
     private transient IslandExit.Emitter emitter;
     private transient boolean timerPending;
-    /** Rows of the current bundle (local aggregate only). */
-    private transient long bundleCount;
     private transient NativeCalcMetrics metrics;
     /** Pending row copies, only when chained to a legacy source (see the class comment). */
     private transient List<RowData> pendingRows;
@@ -114,9 +113,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
             pendingRows.add(rowCopier.copy(element.getValue()));
             full = pendingRows.size() == spec.batchRows();
         }
-        if (spec.localAggregate() && ++bundleCount >= spec.bundleRows()) {
-            finishBundle();
-        } else if (full) {
+        if (full) {
             flush();
         } else if (!timerPending && spec.latencyMillis() > 0) {
             timerPending = true;
@@ -203,7 +200,6 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         if (!spec.localAggregate()) {
             return;
         }
-        bundleCount = 0;
         RecordBatch groups;
         try {
             groups = kernel.flushGroups();

@@ -4,6 +4,9 @@ import static dev.gatun.planner.substrait.Kinds.sameArrow;
 
 import dev.gatun.planner.substrait.RexTranslator.Typed;
 import dev.gatun.transpose.types.TypeMapping;
+import com.google.protobuf.Any;
+import com.google.protobuf.UInt64Value;
+import io.substrait.proto.AdvancedExtension;
 import io.substrait.proto.AggregateFunction;
 import io.substrait.proto.AggregateRel;
 import io.substrait.proto.AggregationPhase;
@@ -30,6 +33,8 @@ import org.apache.flink.table.types.logical.RowType;
  * emits the aggregate's input columns (keys, arguments, FILTER columns) computed by
  * {@link RexTranslator}; every measure is a standard aggregate function ({@code count}, {@code sum},
  * {@code avg}, {@code min}, {@code max}) in phase {@code INITIAL_TO_INTERMEDIATE}, Flink's local phase.
+ * The aggregate's one optimization, a {@code google.protobuf.UInt64Value}, is Flink's bundle size: the
+ * native kind emits its groups each time that many rows reached it (past the Calc's filter).
  */
 public final class AggregateTranslator {
     private final RexTranslator rex;
@@ -50,9 +55,10 @@ public final class AggregateTranslator {
      * @param condition the Calc's filter, or null
      * @param keys the group keys, indexes into {@code columns}
      * @param outputType the stock local aggregate's row type (keys, then the accumulators)
+     * @param bundleRows {@code table.exec.mini-batch.size}: rows per bundle of the local phase
      */
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
-                            RowType outputType) {
+                            RowType outputType, long bundleRows) {
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -81,7 +87,9 @@ public final class AggregateTranslator {
         }
         project.setInput(input).setCommon(RelCommon.newBuilder().setEmit(emit));
         AggregateRel.Builder aggregate = AggregateRel.newBuilder()
-                .setInput(Rel.newBuilder().setProject(project));
+                .setInput(Rel.newBuilder().setProject(project))
+                .setAdvancedExtension(AdvancedExtension.newBuilder()
+                        .addOptimization(Any.pack(UInt64Value.of(bundleRows))));
         if (keys.length > 0) {
             AggregateRel.Grouping.Builder grouping = AggregateRel.Grouping.newBuilder();
             for (int k = 0; k < keys.length; k++) {
