@@ -24,10 +24,6 @@ final class FusedTranslation {
      * runs natively. Every node of one island decides alike (the same spec, config and library).
      */
     static boolean runsFused(NativeCalcSpec island, ExecNodeConfig config, String description) {
-        if (config.isCompiled() && island.localAggregate()) {
-            // a compiled plan holds the stock local aggregate above (StreamExecNativeLocalGroupAggregate)
-            return false;
-        }
         return !config.isCompiled() || CompiledPlanFallback.reasonToRunStock(island, config, description) == null;
     }
 
