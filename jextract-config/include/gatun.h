@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 5
+#define GATUN_ABI_VERSION 6
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -40,6 +40,7 @@ extern "C" {
 
 /* gatun_operator_create kinds. */
 #define GATUN_OPERATOR_CALC 1
+#define GATUN_OPERATOR_LOCAL_AGGREGATE 2
 
 /* gatun_operator_create output formats. */
 #define GATUN_OUTPUT_ARROW 0
@@ -122,7 +123,7 @@ typedef struct GatunWatermarkProgress {
  * Compiles an operator of `kind` (GATUN_OPERATOR_*; any other value:
  * GATUN_ERR_INVALID_ARGUMENT).
  *
- * plan/plan_len: a serialized Substrait ExtendedExpression (spec 0.77.0, the Rust
+ * plan/plan_len: for GATUN_OPERATOR_CALC a serialized Substrait ExtendedExpression (spec 0.77.0, the Rust
  * `substrait` crate 0.62.2 of datafusion-substrait 53.1, the same spec as io.substrait:core
  * 0.73.0; pinned in native/admission/substrait-spec-version). base_schema describes the
  * input without the row-kind column. Only admitted constructs and functions compile
@@ -149,6 +150,25 @@ typedef struct GatunWatermarkProgress {
  *    no output row between them collapse into the last), NULL for none; a watermark
  *    emitted after the batch's last output row goes to progress->after (INT64_MIN for
  *    none).
+ *
+ * GATUN_OPERATOR_LOCAL_AGGREGATE, Flink's local (pre-shuffle) phase of a two-phase
+ * group aggregate with the Calc below it: plan/plan_len is a serialized Substrait Plan
+ * whose one RelRoot is an AggregateRel over an optional ProjectRel (the Calc's
+ * projections) over an optional FilterRel (the Calc's filter) over a ReadRel whose
+ * base_schema describes the input. Group keys, measure arguments and measure FILTERs
+ * are field references into the AggregateRel's input; one grouping set (none for a
+ * global aggregate); measures are count (no argument: COUNT(*)), count, sum, avg, min,
+ * max, each in phase AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE, invocation ALL, no sorts
+ * (anything else: GATUN_ERR_PLAN naming the measure). The output row is the group keys,
+ * then each measure's accumulators in Flink's local layout (AVG: sum and count;
+ * docs/native.md "Aggregation kernel"); RelRoot.names, when given, and the expected
+ * output schema name them, and their types must equal the expected ones. The input must
+ * be insert-only (no row-kind column) and the plan assigns no watermarks.
+ * The AggregateRel's advanced_extension may carry one optimization, a
+ * google.protobuf.UInt64Value: Flink's bundle size. gatun_operator_process folds each
+ * batch into the groups and writes output only when bundles ended in it (the groups of
+ * each, in order, every time that many rows reached the aggregate past the filter);
+ * gatun_operator_flush emits one row per group and starts over.
  *
  * input_schema: the input batches' struct ("+s") schema; borrowed for the call. A
  * top-level Int8 field "__gatun_row_kind" is the row-kind sidecar: never referenced
@@ -207,6 +227,13 @@ int32_t gatun_operator_process(GatunOperator* op, struct ArrowArray* input,
  */
 int32_t gatun_operator_flush(GatunOperator* op, struct ArrowArray* output,
                              char* err_buf, size_t err_cap);
+
+/*
+ * *out_bytes: the bytes the operator holds between calls (a local aggregate's groups and
+ * accumulators; 0 for GATUN_OPERATOR_CALC), for the native memory budget.
+ */
+int32_t gatun_operator_held_bytes(GatunOperator* op, int64_t* out_bytes,
+                                  char* err_buf, size_t err_cap);
 
 /* Frees a live handle exactly once (live handle count - 1). NULL, freed or unknown
  * pointers: GATUN_ERR_INVALID_ARGUMENT. */

@@ -24,7 +24,8 @@ pub use ffi::abi::{
 pub use ffi::debug::gatun_debug_panic;
 pub use ffi::guard::{GatunError, GatunResult};
 pub use ffi::operator::{
-    gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_process,
+    gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_held_bytes,
+    gatun_operator_process,
     GatunOperator,
 };
 pub use ffi::passthrough::{

@@ -9,4 +9,4 @@ mod plan;
 mod validate;
 
 pub use compiled::{Compiled, ROLE_PREFIX};
-pub use plan::compile;
+pub use plan::{compile, compile_expressions};

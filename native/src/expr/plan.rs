@@ -39,10 +39,19 @@ pub fn compile(bytes: &[u8], schema: &SchemaRef) -> GatunResult<Vec<Compiled>> {
             "malformed plan: not a Substrait ExtendedExpression ({e})"
         ))
     })?;
+    compile_expressions(&plan, schema)
+}
+
+/// [`compile`] of an already decoded `ExtendedExpression` (operator kinds whose plans are
+/// relations build one from their expressions).
+pub fn compile_expressions(
+    plan: &ExtendedExpression,
+    schema: &SchemaRef,
+) -> GatunResult<Vec<Compiled>> {
     let df_schema = DFSchema::try_from(Arc::clone(schema))
         .map_err(|e| GatunError::plan(format!("input schema: {}", e.strip_backtrace())))?;
     let state = session();
-    consume(&plan, &df_schema, &state)?
+    consume(plan, &df_schema, &state)?
         .into_iter()
         .map(|(name, expr)| {
             let what = format!("`{name}`");

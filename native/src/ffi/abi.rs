@@ -4,7 +4,7 @@
 //! header and fails when the two drift apart.
 
 /// `GATUN_ABI_VERSION`: bumped on every incompatible change of the header.
-pub const GATUN_ABI_VERSION: u32 = 5;
+pub const GATUN_ABI_VERSION: u32 = 6;
 
 /// Success.
 pub const GATUN_OK: i32 = 0;
@@ -21,6 +21,8 @@ pub const GATUN_ERR_PANIC: i32 = 5;
 
 /// `gatun_operator_create` kind: a Flink Calc (projections, filter, optional watermarks).
 pub const GATUN_OPERATOR_CALC: u32 = 1;
+/// `gatun_operator_create` kind: Flink's local (pre-shuffle) group aggregate with its Calc.
+pub const GATUN_OPERATOR_LOCAL_AGGREGATE: u32 = 2;
 
 /// `gatun_operator_create` output format: one Arrow column per output column.
 pub const GATUN_OUTPUT_ARROW: i32 = 0;

@@ -256,6 +256,33 @@ pub unsafe extern "C" fn gatun_operator_flush(
     unsafe { guard("gatun_operator_flush", err_buf, err_cap, body) }
 }
 
+/// See `gatun.h`. On success `*out_bytes` holds the bytes the operator keeps between calls.
+///
+/// # Safety
+///
+/// `op` must be NULL or a pointer (checked against the live handles); `out_bytes` must be
+/// NULL or valid for writes; `err_buf` must be NULL or valid for writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_held_bytes(
+    op: *mut GatunOperator,
+    out_bytes: *mut i64,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        check_arg(out_bytes.cast_const(), "out_bytes")?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        let bytes = handle.lock()?.held_bytes();
+        // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
+        unsafe { out_bytes.write(i64::try_from(bytes).unwrap_or(i64::MAX)) };
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_held_bytes", err_buf, err_cap, body) }
+}
+
 /// See `gatun.h`. Frees a live handle exactly once.
 ///
 /// # Safety

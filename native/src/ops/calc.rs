@@ -8,13 +8,12 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch, StructArray};
-use arrow::compute::{filter, FilterBuilder};
+use arrow::array::{ArrayRef, BooleanArray, RecordBatch, StructArray};
 use arrow::datatypes::{DataType, Field, Fields, Schema};
-use arrow::record_batch::RecordBatchOptions;
 use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::utils::collect_columns;
 
+use super::filter::{apply_filter, predicate};
 use super::output::{Output, OutputFormat};
 use super::rowkind::{InputSchema, ROW_KIND_COLUMN};
 use super::watermark::{
@@ -69,17 +68,7 @@ impl Calc {
 
     /// The filter's result over `batch` (NULL keeps no row), if the plan has a filter.
     fn predicate(&self, batch: &RecordBatch) -> GatunResult<Option<BooleanArray>> {
-        let Some(f) = &self.filter else {
-            return Ok(None);
-        };
-        let value = f.evaluate(batch)?;
-        match value.as_boolean_opt() {
-            Some(predicate) => Ok(Some(predicate.clone())),
-            None => Err(GatunError::execution(format!(
-                "{} is not BOOLEAN",
-                f.describe()
-            ))),
-        }
+        self.filter.as_ref().map(|f| predicate(f, batch)).transpose()
     }
 }
 
@@ -205,32 +194,6 @@ fn split(
         }
     };
     Ok((projections, filter, watermarks))
-}
-
-/// Keeps the rows whose `predicate` is TRUE (NULL counts as FALSE).
-fn apply_filter(
-    batch: RecordBatch,
-    row_kind: Option<ArrayRef>,
-    predicate: &BooleanArray,
-) -> GatunResult<(RecordBatch, Option<ArrayRef>)> {
-    if predicate.null_count() == 0 && predicate.true_count() == predicate.len() {
-        return Ok((batch, row_kind));
-    }
-    let selection = FilterBuilder::new(predicate).optimize().build();
-    let columns = batch
-        .columns()
-        .iter()
-        .map(|a| selection.filter(a.as_ref()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| GatunError::execution(format!("filtering: {e}")))?;
-    let options = RecordBatchOptions::new().with_row_count(Some(selection.count()));
-    let batch = RecordBatch::try_new_with_options(batch.schema(), columns, &options)
-        .map_err(|e| GatunError::execution(format!("filtering: {e}")))?;
-    let row_kind = row_kind
-        .map(|rk| filter(rk.as_ref(), predicate))
-        .transpose()
-        .map_err(|e| GatunError::execution(format!("filtering the row kinds: {e}")))?;
-    Ok((batch, row_kind))
 }
 
 /// Expected names, nullability and metadata with the derived types, which must equal

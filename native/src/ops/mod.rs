@@ -6,10 +6,14 @@
 //! has some and on [`NativeOperator::flush`].
 //!
 //! - [`calc`]: projections + filter, with [`watermark`] assignment when the plan says so;
+//! - [`local_aggregate`]: Flink's local (pre-shuffle) group aggregate with the Calc below it;
+//! - [`filter`]: the filter of a Calc part, shared by the kinds;
 //! - [`rowkind`]: the row-kind sidecar and the input schema split;
 //! - [`output`]: the Arrow and Flink-rows output formats.
 
 pub mod calc;
+pub mod filter;
+pub mod local_aggregate;
 pub mod output;
 pub mod rowkind;
 pub mod watermark;
@@ -17,7 +21,7 @@ pub mod watermark;
 use arrow::array::{ArrayRef, RecordBatch, StructArray};
 use arrow::datatypes::{Fields, Schema};
 
-use crate::ffi::abi::GATUN_OPERATOR_CALC;
+use crate::ffi::abi::{GATUN_OPERATOR_CALC, GATUN_OPERATOR_LOCAL_AGGREGATE};
 use crate::{GatunError, GatunResult};
 use output::OutputFormat;
 use rowkind::InputSchema;
@@ -50,12 +54,19 @@ pub trait NativeOperator: Send + std::fmt::Debug {
     fn reads_as_text(&self, columns: usize) -> Vec<bool> {
         vec![true; columns]
     }
+
+    /// Bytes the operator holds between calls (a buffering kind's groups and accumulators),
+    /// for the native memory budget.
+    fn held_bytes(&self) -> usize {
+        0
+    }
 }
 
 /// The `GATUN_OPERATOR_*` kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Calc,
+    LocalAggregate,
 }
 
 impl Kind {
@@ -63,8 +74,10 @@ impl Kind {
     pub fn from_abi(value: u32) -> GatunResult<Self> {
         match value {
             GATUN_OPERATOR_CALC => Ok(Self::Calc),
+            GATUN_OPERATOR_LOCAL_AGGREGATE => Ok(Self::LocalAggregate),
             other => Err(GatunError::invalid_argument(format!(
-                "argument `kind` is {other}; expected GATUN_OPERATOR_CALC ({GATUN_OPERATOR_CALC})"
+                "argument `kind` is {other}; expected GATUN_OPERATOR_CALC ({GATUN_OPERATOR_CALC}) \
+                 or GATUN_OPERATOR_LOCAL_AGGREGATE ({GATUN_OPERATOR_LOCAL_AGGREGATE})"
             ))),
         }
     }
@@ -85,5 +98,8 @@ pub fn create(
             expected_output,
             format,
         )?)),
+        Kind::LocalAggregate => Ok(Box::new(
+            local_aggregate::LocalAggregateOperator::create(plan, input, expected_output, format)?,
+        )),
     }
 }

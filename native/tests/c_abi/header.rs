@@ -66,6 +66,10 @@ fn constants_match() {
         ("GATUN_ERR_EXECUTION", GATUN_ERR_EXECUTION as i64),
         ("GATUN_ERR_PANIC", GATUN_ERR_PANIC as i64),
         ("GATUN_OPERATOR_CALC", GATUN_OPERATOR_CALC as i64),
+        (
+            "GATUN_OPERATOR_LOCAL_AGGREGATE",
+            GATUN_OPERATOR_LOCAL_AGGREGATE as i64,
+        ),
         ("GATUN_OUTPUT_ARROW", GATUN_OUTPUT_ARROW as i64),
         ("GATUN_OUTPUT_FLINK_ROWS", GATUN_OUTPUT_FLINK_ROWS as i64),
     ]
@@ -178,6 +182,7 @@ fn rust_type(c_type: &str) -> &'static str {
         "uint32_t" => "u32",
         "int32_t" => "i32",
         "int64_t" => "i64",
+        "int64_t*" => "*mut i64",
         "size_t" => "usize",
         "char*" => "*mut c_char",
         "const char*" => "*const c_char",
@@ -207,6 +212,7 @@ fn every_header_function_is_implemented_with_its_signature() {
         "gatun_operator_create",
         "gatun_operator_flush",
         "gatun_operator_free",
+        "gatun_operator_held_bytes",
         "gatun_operator_process",
         "gatun_passthrough",
         "gatun_passthrough_create",

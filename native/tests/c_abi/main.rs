@@ -3,6 +3,7 @@
 //! read the global counters hold `common::serial()`.
 
 mod admission;
+mod agg_util;
 mod calc;
 mod calc_errors;
 mod calc_flink_rows;
@@ -16,6 +17,7 @@ mod golden;
 mod guard;
 mod header;
 mod layout;
+mod local_aggregate;
 mod operator;
 mod passthrough;
 mod roundtrip;

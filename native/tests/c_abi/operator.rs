@@ -126,13 +126,13 @@ fn create_rejects_null_and_released_arguments_and_unknown_kinds() {
             "argument `kind` is 0",
         ),
         (
-            2,
+            3,
             bytes.as_ptr(),
             &input,
             &input,
             os,
             oo,
-            "argument `kind` is 2",
+            "argument `kind` is 3",
         ),
     ];
     for (kind, plan_ptr, inp, exp, os, oo, needle) in cases {
@@ -162,7 +162,11 @@ fn create_rejects_null_and_released_arguments_and_unknown_kinds() {
     assert_fails(
         create_kind(u32::MAX, &bytes, &schema, &schema, GATUN_OUTPUT_ARROW).map(|_| ()),
         GATUN_ERR_INVALID_ARGUMENT,
-        &["`kind` is 4294967295", "GATUN_OPERATOR_CALC (1)"],
+        &[
+            "`kind` is 4294967295",
+            "GATUN_OPERATOR_CALC (1)",
+            "GATUN_OPERATOR_LOCAL_AGGREGATE (2)",
+        ],
     );
 }
 

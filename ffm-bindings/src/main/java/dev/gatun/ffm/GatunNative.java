@@ -104,14 +104,17 @@ public final class GatunNative {
     // NativeAccessException naming the flag.
     /** {@code GATUN_OPERATOR_CALC}: the Calc kind (projections, filter, optional watermarks). */
     public static final int OPERATOR_CALC = 1;
+    /** {@code GATUN_OPERATOR_LOCAL_AGGREGATE}: Flink's local (pre-shuffle) group aggregate with its Calc. */
+    public static final int OPERATOR_LOCAL_AGGREGATE = 2;
     /** {@code GATUN_OUTPUT_ARROW}: result batches with one Arrow column per output column. */
     public static final int OUTPUT_ARROW = 0;
     /** {@code GATUN_OUTPUT_FLINK_ROWS}: result batches with one Binary column of Flink BinaryRowData rows. */
     public static final int OUTPUT_FLINK_ROWS = 1;
 
     /**
-     * {@code gatun_operator_create}: compiles a Substrait {@code ExtendedExpression} into an operator
-     * of {@code kind} ({@link #OPERATOR_CALC}; Rust rejects any other value) for input batches of
+     * {@code gatun_operator_create}: compiles a Substrait plan (an {@code ExtendedExpression} for
+     * {@link #OPERATOR_CALC}, a {@code Plan} with one {@code AggregateRel} root for
+     * {@link #OPERATOR_LOCAL_AGGREGATE}; Rust rejects any other kind) into an operator for input batches of
      * {@code inputSchema} (borrowed), checks the derived output types against
      * {@code expectedOutputSchema} (borrowed) and fills the caller-allocated {@code outSchema}, the
      * schema of the result batches in {@code outputFormat} ({@link #OUTPUT_ARROW} or
@@ -167,6 +170,20 @@ public final class GatunNative {
         MemorySegment err = ThreadErrorBuffer.get();
         NativeStatus.check(gatun_h.gatun_operator_flush(op, output, err, ThreadErrorBuffer.capacity()),
                 err, "gatun_operator_flush");
+    }
+
+    /**
+     * {@code gatun_operator_held_bytes}: the bytes the operator keeps between calls (a local
+     * aggregate's groups and accumulators; 0 for a Calc), for the native memory budget.
+     */
+    public static long operatorHeldBytes(MemorySegment op) {
+        requireHandle(op, "op");
+        try (CallScratch call = new CallScratch()) {
+            MemorySegment out = call.arena().allocate(ValueLayout.JAVA_LONG);
+            call.check(gatun_h.gatun_operator_held_bytes(op, out, call.errBuf(), call.errCap()),
+                    "gatun_operator_held_bytes");
+            return out.get(ValueLayout.JAVA_LONG, 0);
+        }
     }
 
     /** {@code gatun_operator_free}: frees a handle from {@link #operatorCreate}; call exactly once. */

@@ -140,6 +140,7 @@ class LayoutConformanceTest {
     @Test
     void gatunNativeRepeatsTheHeadersConstants() {
         assertEquals(gatun_h.GATUN_OPERATOR_CALC(), GatunNative.OPERATOR_CALC);
+        assertEquals(gatun_h.GATUN_OPERATOR_LOCAL_AGGREGATE(), GatunNative.OPERATOR_LOCAL_AGGREGATE);
         assertEquals(gatun_h.GATUN_OUTPUT_ARROW(), GatunNative.OUTPUT_ARROW);
         assertEquals(gatun_h.GATUN_OUTPUT_FLINK_ROWS(), GatunNative.OUTPUT_FLINK_ROWS);
     }

@@ -60,4 +60,11 @@ public final class GatunOptions {
             .withDescription("With pipeline.object-reuse=false, let a native island's chained input skip Flink's"
                     + " per-record copy (the entry transpose copies what it reads). false keeps Flink's copy"
                     + " (benchmarks).");
+
+    public static final ConfigOption<Boolean> LOCAL_AGGREGATE_ENABLED = key("gatun.aggregate.local.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Run the local (pre-shuffle) phase of two-phase group aggregates natively, fused with"
+                    + " the Calc below it, where admitted. false keeps them on Flink (the Calc is still decided"
+                    + " on its own).");
 }

@@ -106,6 +106,38 @@ class CompiledPlanTest {
     }
 
     @Test
+    void aCompiledPlanCarriesTheNativeLocalAggregateAndRunsItNativelyOrStock() throws Exception {
+        q.set("table.exec.mini-batch.enabled", "true");
+        q.set("table.exec.mini-batch.allow-latency", "1 h");
+        q.set("table.exec.mini-batch.size", "19");
+        q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        String query = "SELECT MOD(id, 5) AS k, COUNT(*) AS c, SUM(b) AS total FROM t WHERE a > 0 GROUP BY MOD(id, 5)";
+        assertTrue(q.explain(query).contains("native: LocalGroupAggregate("), q.explain(query));
+        List<String> expected = PlannerModesTest.materialize(q.run(query, false));
+        assertFalse(expected.isEmpty());
+        for (boolean nativeEnabled : new boolean[] {true, false}) {
+            String id = CollectSinkFactory.newId();
+            q.sql("DROP TEMPORARY TABLE IF EXISTS agg_sink");
+            q.sql("CREATE TEMPORARY TABLE agg_sink (k INT, c BIGINT, total BIGINT)"
+                    + " WITH ('connector' = 'gatun-test-collect', 'id' = '" + id + "')");
+            String json = q.env().compilePlanSql("INSERT INTO agg_sink " + query).asJsonString();
+            assertTrue(json.contains("\"gatun-stream-exec-native-local-group-aggregate_1\"")
+                    && json.contains("\"gatun-stream-exec-fused-calc_1\"")
+                    && json.contains("\"nativeLocalAggregate\"") && json.contains("\"aggCalls\"")
+                    && !json.contains("\"stream-exec-local-group-aggregate_1\""), json);
+            q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+            try {
+                JobID job = await(q.env().loadPlan(PlanReference.fromJsonString(json)).execute());
+                assertEquals(expected, PlannerModesTest.materialize(CollectSinkFactory.take(id)),
+                        "native enabled: " + nativeEnabled);
+                assertEquals(nativeEnabled, nativeRowsIn(job) > 0, "native enabled: " + nativeEnabled);
+            } finally {
+                q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
+            }
+        }
+    }
+
+    @Test
     void compilePlanSqlCarriesTheNativeCalcAndLoadPlanRunsItNatively() throws Exception {
         String id = sink("compiled_sink");
         String json = q.env().compilePlanSql("INSERT INTO compiled_sink " + SELECT).asJsonString();

@@ -76,6 +76,27 @@ class FlinkVersionSmokeTest {
     }
 
     @Test
+    void aTwoPhaseLocalAggregateRunsNatively() throws Exception {
+        String sql = "SELECT MOD(id, 7), COUNT(*), SUM(b), MAX(s), AVG(d) FILTER (WHERE a > 0) FROM t WHERE id > 3"
+                + " GROUP BY MOD(id, 7)";
+        q.set("table.exec.mini-batch.enabled", "true");
+        q.set("table.exec.mini-batch.allow-latency", "1 h");
+        q.set("table.exec.mini-batch.size", "17");
+        q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        try {
+            String decisions = gatunSection(sql);
+            assertTrue(decisions.contains("native: LocalGroupAggregate(") && !decisions.contains("stock ("),
+                    decisions);
+            List<String> stock = PlannerModesTest.materialize(q.run(sql, false));
+            assertFalse(stock.isEmpty(), sql);
+            assertEquals(stock, PlannerModesTest.materialize(q.run(sql, true)), sql);
+        } finally {
+            q.set("table.exec.mini-batch.enabled", "false");
+            q.set("table.optimizer.agg-phase-strategy", "AUTO");
+        }
+    }
+
+    @Test
     void anUnsupportedFunctionFallsBackWithItsReason() throws Exception {
         String sql = "SELECT id, MD5(s) FROM t";
         String decisions = gatunSection(sql);

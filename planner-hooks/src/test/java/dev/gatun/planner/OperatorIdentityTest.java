@@ -7,6 +7,7 @@ import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.OperatorIDPair;
 import org.apache.flink.runtime.jobgraph.JobGraph;
@@ -38,6 +39,12 @@ class OperatorIdentityTest {
     private record Graph(List<String> vertices, List<List<String>> operatorIds) {}
 
     private static Graph graph(boolean nativeEnabled, String uidGeneration, String insert) {
+        return graph(nativeEnabled, uidGeneration, insert, Map.of(), "NativeCalc(");
+    }
+
+    /** As above, with table {@code settings}; a native plan's EXPLAIN shows {@code nativeMarker}. */
+    private static Graph graph(boolean nativeEnabled, String uidGeneration, String insert,
+                               Map<String, String> settings, String nativeMarker) {
         Configuration conf = new Configuration();
         conf.setString("parallelism.default", "1");
         conf.setString("table.exec.uid.generation", uidGeneration);
@@ -47,9 +54,10 @@ class OperatorIdentityTest {
         tEnv.getConfig().set(GatunOptions.FORCE, true);
         assertTrue(Gatun.enable(tEnv));
         tEnv.getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+        settings.forEach(tEnv.getConfig()::set);
         tEnv.executeSql(PACED);
         tEnv.executeSql(SINK);
-        assertEquals(nativeEnabled, Gatun.explain(tEnv, insert).contains("NativeCalc("));
+        assertEquals(nativeEnabled, Gatun.explain(tEnv, insert).contains(nativeMarker));
         StreamStatementSet set = tEnv.createStatementSet();
         set.addInsertSql(insert);
         // ALWAYS uids embed exec node ids from a JVM-wide counter; a fresh client JVM starts it at 0
@@ -70,6 +78,21 @@ class OperatorIdentityTest {
         for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
             Graph stock = graph(false, uids, AGGREGATE);
             Graph gatun = graph(true, uids, AGGREGATE);
+            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
+            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
+        }
+    }
+
+    @Test
+    void aNativeLocalAggregateKeepsTheOperatorIdsAndChainsOfTheStockLocalAggregateAndCalc() {
+        Map<String, String> twoPhase = Map.of(
+                "table.exec.mini-batch.enabled", "true",
+                "table.exec.mini-batch.allow-latency", "100 ms",
+                "table.exec.mini-batch.size", "100",
+                "table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
+            Graph stock = graph(false, uids, AGGREGATE, twoPhase, "native: LocalGroupAggregate(");
+            Graph gatun = graph(true, uids, AGGREGATE, twoPhase, "native: LocalGroupAggregate(");
             assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
             assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
         }

@@ -45,7 +45,12 @@ public final class NativeOperator implements AutoCloseable {
     /** The operator kinds ({@code GATUN_OPERATOR_*}). */
     public enum Kind {
         /** Projections and an optional filter, optionally preceded by watermark assignment. */
-        CALC(GatunNative.OPERATOR_CALC);
+        CALC(GatunNative.OPERATOR_CALC),
+        /**
+         * Flink's local (pre-shuffle) group aggregate with the Calc below it: {@link #process} folds
+         * each batch into its groups and returns nothing, {@link #flush} emits one row per group.
+         */
+        LOCAL_AGGREGATE(GatunNative.OPERATOR_LOCAL_AGGREGATE);
 
         private final int abiValue;
 
@@ -203,6 +208,14 @@ public final class NativeOperator implements AutoCloseable {
         MemorySegment live = requireOpen();
         return ArrowCall.receive(allocator, (scratch, out) -> GatunNative.operatorFlush(live, out),
                 () -> outputSchema);
+    }
+
+    /**
+     * The bytes the native operator keeps between calls (a local aggregate's groups and accumulators;
+     * always 0 for a Calc): native memory the allocator does not see, for the memory budget.
+     */
+    public long heldBytes() {
+        return GatunNative.operatorHeldBytes(requireOpen());
     }
 
     private MemorySegment requireOpen() {

@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)5L;
+    private static final int GATUN_ABI_VERSION = (int)6L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 5
+     * #define GATUN_ABI_VERSION 6
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -139,6 +139,15 @@ public class gatun_h {
      */
     public static int GATUN_OPERATOR_CALC() {
         return GATUN_OPERATOR_CALC;
+    }
+    private static final int GATUN_OPERATOR_LOCAL_AGGREGATE = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define GATUN_OPERATOR_LOCAL_AGGREGATE 2
+     * }
+     */
+    public static int GATUN_OPERATOR_LOCAL_AGGREGATE() {
+        return GATUN_OPERATOR_LOCAL_AGGREGATE;
     }
     private static final int GATUN_OUTPUT_ARROW = (int)0L;
     /**
@@ -708,6 +717,67 @@ public class gatun_h {
                 traceDowncall("gatun_operator_flush", op, output, err_buf, err_cap);
             }
             return (int)mh$.invokeExact(op, output, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_held_bytes {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_held_bytes");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_held_bytes(GatunOperator *op, int64_t *out_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_held_bytes$descriptor() {
+        return gatun_operator_held_bytes.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_held_bytes(GatunOperator *op, int64_t *out_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_held_bytes$handle() {
+        return gatun_operator_held_bytes.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_held_bytes(GatunOperator *op, int64_t *out_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_held_bytes$address() {
+        return gatun_operator_held_bytes.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_held_bytes(GatunOperator *op, int64_t *out_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_held_bytes(MemorySegment op, MemorySegment out_bytes, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_held_bytes.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_held_bytes", op, out_bytes, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, out_bytes, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

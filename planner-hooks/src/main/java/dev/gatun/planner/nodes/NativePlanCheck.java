@@ -13,7 +13,7 @@ import java.util.Map;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Compiles a native Calc's Substrait plan once in Rust and frees it: at planning time (a plan
+ * Compiles a native island's Substrait plan once in Rust and frees it: at planning time (a plan
  * Rust refuses keeps the Calc on Flink) and when a compiled plan is executed (a plan written by
  * another Gatun version that this native library refuses runs on Flink).
  */
@@ -23,16 +23,22 @@ public final class NativePlanCheck {
     /** Throws the native library's refusal, if any. */
     public static void compile(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType,
                                TypeMapping types, OutputFormat exit) throws NativeException {
+        compile(NativeOperator.Kind.CALC, plan, inputType, readPaths, outputType, types, exit);
+    }
+
+    /** Throws the native library's refusal of a plan of {@code kind}, if any. */
+    public static void compile(NativeOperator.Kind kind, byte[] plan, RowType inputType, List<int[]> readPaths,
+                               RowType outputType, TypeMapping types, OutputFormat exit) throws NativeException {
         try (NativeAllocator allocator = NativeAllocator.create("gatun plan check", Long.MAX_VALUE);
              BatchWriter writer = new BatchWriter(inputType, readPaths, types, 1, true, allocator);
-             NativeOperator calc = NativeOperator.create(NativeOperator.Kind.CALC, plan, writer.schema(),
+             NativeOperator op = NativeOperator.create(kind, plan, writer.schema(),
                      new Schema(types.fields(outputType), Map.of()), exit, allocator)) {
             // compiled, nothing to run
         }
     }
 
     static void compile(NativeCalcSpec spec) throws NativeException {
-        compile(spec.substraitPlan(), spec.inputType(), spec.readPaths(), spec.outputType(),
+        compile(spec.kind(), spec.substraitPlan(), spec.inputType(), spec.readPaths(), spec.outputType(),
                 new TypeMapping(spec.nanosecondTimestamps()), spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatun.planner.nodes;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
@@ -18,15 +19,22 @@ public final class PlanNodes {
 
     private PlanNodes() {}
 
+    /** Gatun's node types that compiled plans name. */
+    private static final List<Class<? extends ExecNode<?>>> NODES = List.of(
+            StreamExecNativeCalc.class, StreamExecNativeLocalGroupAggregate.class, StreamExecFusedCalc.class,
+            StreamExecFusedWatermarkAssigner.class, BatchExecNativeCalc.class);
+
     /**
-     * Registers {@link StreamExecNativeCalc} and {@link BatchExecNativeCalc}; idempotent and
-     * thread-safe. If another class loader's copy of Gatun registered first (a session JVM running
-     * jobs in their own class loaders), this copy takes its place, so plans read from now on get
-     * classes that can run here.
+     * Registers Gatun's node types (the native Calc, streaming and batch, the local aggregate, and the fused nodes
+     * under an island);
+     * idempotent and thread-safe. If another class loader's copy of Gatun registered first (a session
+     * JVM running jobs in their own class loaders), this copy takes its place, so plans read from now
+     * on get classes that can run here.
      */
     public static synchronized void register() {
-        register(StreamExecNativeCalc.class);
-        register(BatchExecNativeCalc.class);
+        for (Class<? extends ExecNode<?>> node : NODES) {
+            register(node);
+        }
     }
 
     private static void register(Class<? extends ExecNode<?>> node) {

@@ -121,7 +121,7 @@ public final class CalcAdmission {
         }
         boolean batch = planning.isBatch();
         // a batch job's input is bounded and insert-only, and its end flushes: no latency timer
-        return new NativeCalcSpec(plan, inputType, readPaths, outputType, batch || isInsertOnly(input),
+        return NativeCalcSpec.calc(plan, inputType, readPaths, outputType, batch || isInsertOnly(input),
                 config.get(GatunOptions.BATCH_ROWS), batch ? 0 : config.get(GatunOptions.BATCH_LATENCY).toMillis(),
                 types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, watermark != null);
     }

@@ -21,6 +21,8 @@ public final class GatunStreamProgram extends FlinkChainedProgram<StreamOptimize
         if (!config.get(GatunOptions.NATIVE_ENABLED)) {
             return optimized;
         }
-        return new NativeCalcRewriter(new CalcAdmission(config)).rewrite(optimized);
+        return new NativeCalcRewriter(new CalcAdmission(config),
+                config.get(GatunOptions.LOCAL_AGGREGATE_ENABLED) ? new LocalAggregateAdmission(config) : null)
+                .rewrite(optimized);
     }
 }

@@ -4,6 +4,7 @@ import dev.gatun.planner.nodes.BatchPhysicalNativeCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
+import dev.gatun.planner.nodes.StreamPhysicalNativeLocalGroupAggregate;
 import dev.gatun.planner.substrait.NotAdmittedException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -13,26 +14,39 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Replaces every admitted {@link StreamPhysicalCalc} with a {@link StreamPhysicalNativeCalc} (or a
- * fused island), and every admitted {@link BatchPhysicalCalc} with a {@link BatchPhysicalNativeCalc}, 1:1.
+ * fused island), every admitted {@link BatchPhysicalCalc} with a {@link BatchPhysicalNativeCalc}, 1:1,
+ * and every admitted {@link StreamPhysicalLocalGroupAggregate} (with the Calc directly below it)
+ * with a {@link StreamPhysicalNativeLocalGroupAggregate}.
  */
 final class NativeCalcRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
     private final CalcAdmission admission;
+    /** Null when local aggregates stay on Flink ({@code gatun.aggregate.local.enabled=false}). */
+    private final LocalAggregateAdmission aggregates;
     private final Map<RelNode, RelNode> rewritten = new IdentityHashMap<>();
 
-    NativeCalcRewriter(CalcAdmission admission) {
+    NativeCalcRewriter(CalcAdmission admission, LocalAggregateAdmission aggregates) {
         this.admission = admission;
+        this.aggregates = aggregates;
     }
 
     RelNode rewrite(RelNode node) {
         RelNode done = rewritten.get(node);
         if (done != null) {
             return done; // a shared subtree is rewritten once
+        }
+        if (aggregates != null && node.getClass() == StreamPhysicalLocalGroupAggregate.class) {
+            RelNode island = localAggregate((StreamPhysicalLocalGroupAggregate) node);
+            if (island != null) {
+                rewritten.put(node, island);
+                return island;
+            }
         }
         String notFused = null;
         if (node.getClass() == StreamPhysicalCalc.class) {
@@ -88,6 +102,29 @@ final class NativeCalcRewriter {
         }
         input = new StreamPhysicalFusedWatermarkAssigner(fusion.assigner(), input, decision.spec());
         return new Fused(new StreamPhysicalNativeCalc(top, input, decision.spec()), null);
+    }
+
+    /**
+     * The native island of {@code local} and the Calc directly below it (if any), or null when it
+     * stays on Flink (the decision and its reason are recorded; the Calc is then decided alone).
+     */
+    private RelNode localAggregate(StreamPhysicalLocalGroupAggregate local) {
+        StreamPhysicalCalc calc = local.getInput().getClass() == StreamPhysicalCalc.class
+                ? (StreamPhysicalCalc) local.getInput() : null;
+        CalcDecision decision = aggregates.decide(local, calc);
+        PlanReport.record(decision);
+        if (!decision.isNative()) {
+            LOG.info("Gatun: {}", decision);
+            return null;
+        }
+        LOG.debug("Gatun: {}", decision);
+        RelNode input;
+        if (calc == null) {
+            input = rewrite(local.getInput());
+        } else {
+            input = new StreamPhysicalFusedCalc(calc, rewrite(calc.getInput()), decision.spec());
+        }
+        return new StreamPhysicalNativeLocalGroupAggregate(local, input, decision.spec());
     }
 
     /** A fused island, or why there is none (null when nothing was there to fuse). */

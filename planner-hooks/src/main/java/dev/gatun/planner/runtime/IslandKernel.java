@@ -11,8 +11,9 @@ import dev.gatun.transpose.types.TypeMapping;
 import java.util.Map;
 
 /**
- * The native kernel of an island: one native operator handle per input schema the entry writes
- * (insert-only, and a second one once a row-kind sidecar appears).
+ * The native kernel of an island: one native operator handle of the island's kind (a Calc, or a
+ * local aggregate that keeps groups across batches until {@link #flushGroups}) per input schema
+ * the entry writes (insert-only, and a second one once a row-kind sidecar appears).
  */
 final class IslandKernel implements AutoCloseable {
     private final NativeCalcSpec spec;
@@ -46,8 +47,27 @@ final class IslandKernel implements AutoCloseable {
         return insertOnly;
     }
 
+    /**
+     * Emits the groups a local aggregate holds and starts over: the result (or null when there are
+     * none) is the caller's. Null for a Calc, which holds nothing.
+     */
+    RecordBatch flushGroups() {
+        return insertOnly == null || !spec.localAggregate() ? null : insertOnly.flush();
+    }
+
+    /** Bytes the native handles keep between calls (a local aggregate's groups), for the budget. */
+    long heldBytes() {
+        long bytes = 0;
+        for (NativeOperator op : new NativeOperator[] {insertOnly, withRowKind}) {
+            if (op != null) {
+                bytes += op.heldBytes();
+            }
+        }
+        return bytes;
+    }
+
     private NativeOperator create(Schema input) {
-        return NativeOperator.create(NativeOperator.Kind.CALC, spec.substraitPlan(), input, expectedOutput,
+        return NativeOperator.create(spec.kind(), spec.substraitPlan(), input, expectedOutput,
                 spec.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW, allocator);
     }
 

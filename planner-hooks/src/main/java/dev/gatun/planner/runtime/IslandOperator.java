@@ -30,6 +30,13 @@ import org.slf4j.LoggerFactory;
  * with a WatermarkAssigner ({@link WatermarkAssignment}) assigns the watermarks itself and drops
  * upstream ones except the final one.
  *
+ * <p>A local-aggregate island ({@link NativeCalcSpec#localAggregate()}) folds each batch into the
+ * groups its kernel keeps and emits them where Flink's local aggregate ({@code MapBundleOperator})
+ * finishes its bundle: the kernel itself emits after {@link NativeCalcSpec#bundleRows()} rows
+ * reached the aggregate (past the Calc's filter), and the operator makes it emit before a watermark
+ * (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It has no
+ * latency timer: the mini-batch watermarks pace it, as they pace the stock operator.
+ *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
  * (the checkpoint lock orders them). Arrow batches belong to the thread that writes them, so
@@ -138,7 +145,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         if (watermarks == null) {
-            flush();
+            finishBundle();
             super.processWatermark(mark);
         } else {
             endOfInputWatermark(mark);
@@ -147,13 +154,13 @@ public final class IslandOperator extends TableStreamOperator<RowData>
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        flush();
+        finishBundle();
         super.prepareSnapshotPreBarrier(checkpointId);
     }
 
     @Override
     public void endInput() throws Exception {
-        flush();
+        finishBundle();
     }
 
     @Override
@@ -187,6 +194,22 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         metrics.afterWrite();
     }
 
+    /** Flushes the batch, then emits the groups a local aggregate holds. */
+    private void finishBundle() {
+        flush();
+        if (!spec.localAggregate()) {
+            return;
+        }
+        RecordBatch groups;
+        try {
+            groups = kernel.flushGroups();
+        } catch (RuntimeException e) {
+            throw budget.explain(e, allocator);
+        }
+        budget.held(allocator, 0);
+        emit(groups);
+    }
+
     private void flush() {
         if (pendingRows != null) {
             for (RowData row : pendingRows) {
@@ -202,6 +225,10 @@ public final class IslandOperator extends TableStreamOperator<RowData>
             result = kernel.process(writer, watermarks == null ? null : watermarks.progress());
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
+        }
+        if (spec.localAggregate() && budget.bounded()) {
+            budget.held(allocator, kernel.heldBytes());
+            budget.check(allocator);
         }
         emit(result);
         if (watermarks != null) {

@@ -1,5 +1,6 @@
 package dev.gatun.planner.runtime;
 
+import dev.gatun.arrow.operator.NativeOperator;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +26,9 @@ import org.apache.flink.table.types.logical.RowType;
  *     result is Arrow columns read through a view); false in plans compiled before it existed
  * @param assignsWatermarks whether the island also does the work of a WatermarkAssigner it was
  *     fused with (the plan then has {@code gatun.rowtime} and {@code gatun.watermark})
+ * @param bundleRows 0 for a Calc island; for a local-aggregate island (the Substrait plan is then a
+ *     {@code Plan} with one {@code AggregateRel}) the rows of one bundle, {@code table.exec.mini-batch.size}:
+ *     the island emits its groups after that many input rows, as Flink's local aggregate does
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -40,7 +44,8 @@ public record NativeCalcSpec(
         @JsonProperty("latencyMillis") long latencyMillis,
         @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps,
         @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
-        @JsonProperty("assignsWatermarks") boolean assignsWatermarks) implements Serializable {
+        @JsonProperty("assignsWatermarks") boolean assignsWatermarks,
+        @JsonProperty("bundleRows") long bundleRows) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -51,6 +56,28 @@ public record NativeCalcSpec(
         if (batchRows <= 0) {
             throw new IllegalArgumentException("gatun.batch.rows must be positive: " + batchRows);
         }
+        if (bundleRows < 0) {
+            throw new IllegalArgumentException("bundleRows must not be negative: " + bundleRows);
+        }
+    }
+
+    /** A Calc island (projections and filter). */
+    public static NativeCalcSpec calc(byte[] substraitPlan, RowType inputType, List<int[]> readPaths,
+                                      RowType outputType, boolean insertOnlyInput, int batchRows,
+                                      long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
+                                      boolean assignsWatermarks) {
+        return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0);
+    }
+
+    /** Whether the island is a local aggregate (its kernel keeps groups across batches). */
+    public boolean localAggregate() {
+        return bundleRows > 0;
+    }
+
+    /** The native operator kind of the island. */
+    public NativeOperator.Kind kind() {
+        return localAggregate() ? NativeOperator.Kind.LOCAL_AGGREGATE : NativeOperator.Kind.CALC;
     }
 
     /** What EXPLAIN prints beside the Calc. */
@@ -70,6 +97,9 @@ public record NativeCalcSpec(
             sb.append(", watermarks");
         }
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
+        if (localAggregate()) {
+            sb.append(", bundle=").append(bundleRows);
+        }
         return sb.append(", batch=").append(batchRows).toString();
     }
 
@@ -96,6 +126,7 @@ public record NativeCalcSpec(
                 && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
+                && bundleRows == s.bundleRows
                 && pathsEqual(readPaths, s.readPaths);
     }
 

@@ -2,6 +2,7 @@ package dev.gatun.planner.runtime;
 
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.memory.OutOfNativeMemoryException;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.configuration.Configuration;
@@ -11,8 +12,8 @@ import org.apache.flink.util.ExceptionUtils;
 
 /**
  * The TaskManager's task off-heap budget ({@code taskmanager.memory.task.off-heap.size}) as a
- * bound on Gatun's native memory: the entry batches Java writes and the result batches imported
- * from Rust, of every Gatun operator in this JVM (one TaskManager). Flink does not enforce that
+ * bound on Gatun's native memory: the entry batches Java writes, the result batches imported
+ * from Rust and the groups a native local aggregate keeps between calls, of every Gatun operator in this JVM (one TaskManager). Flink does not enforce that
  * budget itself, so an unbounded native operator could take memory the TaskManager never gave it.
  *
  * <p>Java allocations are refused up front (each operator's allocator carries the budget as its
@@ -25,6 +26,8 @@ final class NativeMemoryBudget {
 
     /** Allocators of the bounded operators open in this JVM (class loader). */
     private static final Set<NativeAllocator> BOUNDED = ConcurrentHashMap.newKeySet();
+    /** Bytes the native handles of a bounded operator keep between calls (a local aggregate's groups). */
+    private static final Map<NativeAllocator, Long> HELD = new ConcurrentHashMap<>();
 
     private final long bytes;
 
@@ -56,6 +59,14 @@ final class NativeMemoryBudget {
 
     void closed(NativeAllocator allocator) {
         BOUNDED.remove(allocator);
+        HELD.remove(allocator);
+    }
+
+    /** Records what the operator of {@code allocator} holds natively now (for {@link #check}). */
+    void held(NativeAllocator allocator, long bytes) {
+        if (bounded()) {
+            HELD.put(allocator, bytes);
+        }
     }
 
     /** Throws when the bounded operators of this JVM hold more than the budget. */
@@ -65,12 +76,13 @@ final class NativeMemoryBudget {
         }
         long total = 0;
         for (NativeAllocator a : BOUNDED) {
-            total += a.javaBytes() + a.importedBytes();
+            total += a.javaBytes() + a.importedBytes() + HELD.getOrDefault(a, 0L);
         }
         if (total > bytes) {
+            long held = HELD.getOrDefault(allocator, 0L);
             throw new NativeMemoryBudgetException("Gatun: operator '" + allocator.name() + "' holds "
-                    + allocator.javaBytes() + " Java-written and " + allocator.importedBytes()
-                    + " imported bytes; with the other Gatun operators of this TaskManager that is " + total
+                    + allocator.javaBytes() + " Java-written and " + allocator.importedBytes() + " imported bytes"
+                    + (held == 0 ? "" : " and " + held + " bytes of native aggregate groups") + "; with the other Gatun operators of this TaskManager that is " + total
                     + " bytes, " + beyond());
         }
     }

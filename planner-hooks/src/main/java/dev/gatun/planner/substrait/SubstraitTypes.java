@@ -81,6 +81,30 @@ final class SubstraitTypes {
     }
 
     /** The names a NamedStruct lists for a field of type {@code t} below its own name, depth-first. */
+    /**
+     * The short type name of a Substrait function signature ({@code sum:i64}, {@code max:vchar} ...),
+     * {@code any} for types without one. Rust reads only the name before the colon.
+     */
+    static String signatureName(LogicalType t) {
+        return switch (t.getTypeRoot()) {
+            case TINYINT -> "i8";
+            case SMALLINT -> "i16";
+            case INTEGER -> "i32";
+            case BIGINT -> "i64";
+            case BOOLEAN -> "bool";
+            case FLOAT -> "fp32";
+            case DOUBLE -> "fp64";
+            case DECIMAL -> "dec";
+            case CHAR, VARCHAR -> "str";
+            case BINARY, VARBINARY -> "vbin";
+            case DATE -> "date";
+            case TIME_WITHOUT_TIME_ZONE -> "pt";
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> "pts";
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "ptstz";
+            default -> "any";
+        };
+    }
+
     static void nestedNames(LogicalType t, List<String> out) {
         switch (t.getTypeRoot()) {
             case ROW -> {

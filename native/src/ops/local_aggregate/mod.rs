@@ -1,0 +1,386 @@
+//! The local-aggregate kind: Flink's local (pre-shuffle) phase of a two-phase group
+//! aggregate, with the Calc below it. Each input batch goes through the Calc part (filter,
+//! then the aggregate's input columns) and is folded into [`LocalAggregate`];
+//! [`flush`](NativeOperator::flush) emits one row per group (keys, then accumulators in
+//! Flink's local layout) and starts over. Plan: [`plan`].
+
+pub mod plan;
+
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray, RecordBatch, StructArray};
+use arrow::compute::concat_batches;
+use arrow::datatypes::{
+    ArrowPrimitiveType, DataType, Decimal128Type, Field, Fields, Float32Type, Float64Type,
+    Int16Type, Int32Type, Int64Type, Int8Type, Schema,
+};
+use arrow::record_batch::RecordBatchOptions;
+
+use super::filter::{apply_filter, predicate};
+use super::output::{Output, OutputFormat};
+use super::rowkind::InputSchema;
+use super::watermark::Progress;
+use super::NativeOperator;
+use crate::aggregate::{AggCall, AggFunction, AggregateSpec, GroupKey, LocalAggregate};
+use crate::expr::{compile_expressions, Compiled};
+use crate::ops::calc::FILTER_NAME;
+use crate::{GatunError, GatunResult};
+use plan::AggregatePlan;
+
+/// A compiled local aggregate.
+#[derive(Debug)]
+pub struct LocalAggregateOperator {
+    /// The aggregate's input columns, computed from each input batch.
+    columns: Vec<Compiled>,
+    columns_schema: Arc<Schema>,
+    filter: Option<Compiled>,
+    kernel: LocalAggregate,
+    /// Output columns of `sum0` measures: NULL (no value) is emitted as 0, -0.0 as 0.0.
+    sum0_columns: Vec<usize>,
+    /// Emit the groups after this many rows reached the aggregate (Flink's bundle), if given.
+    bundle_rows: Option<usize>,
+    /// Rows folded since the last emission.
+    bundle_filled: usize,
+    output: Output,
+}
+
+impl LocalAggregateOperator {
+    /// Compiles `plan` (see [`plan`]) over `input` and checks the output row type against
+    /// `expected` (names and types; Rust never coerces).
+    pub fn create(
+        bytes: &[u8],
+        input: &InputSchema,
+        expected: &Schema,
+        format: OutputFormat,
+    ) -> GatunResult<Self> {
+        if let Some(field) = input.row_kind_field() {
+            return Err(GatunError::plan(format!(
+                "the input has the row-kind column `{}`: a local aggregate takes insert-only \
+                 input (a changelog input stays on Flink)",
+                field.name()
+            )));
+        }
+        let plan = plan::decode(bytes)?;
+        let mut compiled = compile_expressions(&plan.calc, &input.columns)?;
+        let has_filter =
+            compiled.len() > plan.columns && compiled.last().is_some_and(|c| c.name == FILTER_NAME);
+        let filter = if has_filter { compiled.pop() } else { None };
+        if let Some(f) = &filter {
+            if f.data_type != DataType::Boolean {
+                return Err(GatunError::plan(format!(
+                    "{} is {}, expected BOOLEAN",
+                    f.describe(),
+                    f.data_type
+                )));
+            }
+        }
+        let columns_schema = Arc::new(Schema::new(
+            compiled
+                .iter()
+                .map(|c| Field::new(c.name.clone(), c.data_type.clone(), true))
+                .collect::<Vec<_>>(),
+        ));
+        let spec = spec(&plan, &compiled, expected)?;
+        let sum0_columns = sum0_columns(&plan, &compiled)?;
+        let kernel =
+            LocalAggregate::new(spec).map_err(|e| GatunError::plan(e.strip_backtrace()))?;
+        let fields = output_fields(&plan, kernel.output_schema(), expected)?;
+        let output = Output::new(format, fields, None, None)?;
+        Ok(Self {
+            columns: compiled,
+            columns_schema,
+            filter,
+            kernel,
+            sum0_columns,
+            bundle_rows: plan
+                .bundle_rows
+                .map(|r| usize::try_from(r).unwrap_or(usize::MAX)),
+            bundle_filled: 0,
+            output,
+        })
+    }
+}
+
+/// The kernel's spec: keys named and typed as `expected` says (types checked against the
+/// compiled columns), calls over the compiled columns.
+fn spec(
+    plan: &AggregatePlan,
+    columns: &[Compiled],
+    expected: &Schema,
+) -> GatunResult<AggregateSpec> {
+    let expected_fields = expected.fields();
+    if expected_fields.len() < plan.keys.len() {
+        return Err(GatunError::plan(format!(
+            "the plan has {} group keys, the expected output schema only {} columns",
+            plan.keys.len(),
+            expected_fields.len()
+        )));
+    }
+    let keys = plan
+        .keys
+        .iter()
+        .zip(expected_fields.iter())
+        .enumerate()
+        .map(|(i, (&c, e))| {
+            let column = &columns[c];
+            if !column.data_type.equals_datatype(e.data_type()) {
+                return Err(GatunError::plan(format!(
+                    "group key {i} `{}` ({}): derived type {} differs from the expected type {} \
+                     (Java must cast)",
+                    e.name(),
+                    column.rendering,
+                    column.data_type,
+                    e.data_type()
+                )));
+            }
+            Ok(GroupKey::new(
+                c,
+                Field::new(e.name(), column.data_type.clone(), e.is_nullable())
+                    .with_metadata(e.metadata().clone()),
+            ))
+        })
+        .collect::<GatunResult<Vec<_>>>()?;
+    let calls = plan
+        .measures
+        .iter()
+        .map(|m| {
+            let call = match m.argument {
+                None => AggCall::count_star(),
+                Some(a) => AggCall::new(m.function, a, columns[a].data_type.clone()),
+            };
+            match m.filter {
+                Some(f) if columns[f].data_type != DataType::Boolean => {
+                    Err(GatunError::plan(format!(
+                        "the FILTER of call {} is {} ({}), expected BOOLEAN",
+                        m.function, columns[f].data_type, columns[f].rendering
+                    )))
+                }
+                Some(f) => Ok(call.with_filter(f)),
+                None => Ok(call),
+            }
+        })
+        .collect::<GatunResult<Vec<_>>>()?;
+    Ok(AggregateSpec {
+        keys,
+        calls,
+        slice_end: None,
+    })
+}
+
+/// The output columns of the `sum0` measures, whose argument types must be ones where `sum0` is
+/// exactly SUM with 0 for no value: integers and floats (starting at 0.0 only changes a -0.0
+/// total), and DECIMALs of precision <= 18 (a DECIMAL(38) sum of them cannot overflow, where
+/// Flink's `$SUM0` would stay NULL and SUM restart).
+fn sum0_columns(plan: &AggregatePlan, columns: &[Compiled]) -> GatunResult<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut column = plan.keys.len();
+    for (i, m) in plan.measures.iter().enumerate() {
+        if m.zero_when_empty {
+            let argument = &columns[m.argument.expect("sum0 has one argument")];
+            let admitted = match &argument.data_type {
+                DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64 => true,
+                DataType::Float32 | DataType::Float64 => true,
+                DataType::Decimal128(p, _) => *p <= 18,
+                _ => false,
+            };
+            if !admitted {
+                return Err(GatunError::plan(format!(
+                    "measure {i} (sum0) of {} ({}) is not admitted: sum0 takes integers, floats and \
+                     DECIMALs of precision <= 18",
+                    argument.data_type, argument.rendering
+                )));
+            }
+            out.push(column);
+        }
+        column += match m.function {
+            AggFunction::Avg => 2,
+            _ => 1,
+        };
+    }
+    Ok(out)
+}
+
+/// `column` with NULL as 0 and -0.0 as 0.0 (a `sum0` accumulator).
+fn zero_filled(column: &ArrayRef) -> GatunResult<ArrayRef> {
+    fn fill<T: ArrowPrimitiveType>(
+        a: &ArrayRef,
+        zero: T::Native,
+        f: impl Fn(T::Native) -> T::Native,
+    ) -> ArrayRef {
+        let a = a.as_primitive::<T>();
+        let filled =
+            PrimitiveArray::<T>::from_iter_values(a.iter().map(|v| v.map(&f).unwrap_or(zero)))
+                .with_data_type(a.data_type().clone());
+        Arc::new(filled)
+    }
+    Ok(match column.data_type() {
+        DataType::Int8 => fill::<Int8Type>(column, 0, |v| v),
+        DataType::Int16 => fill::<Int16Type>(column, 0, |v| v),
+        DataType::Int32 => fill::<Int32Type>(column, 0, |v| v),
+        DataType::Int64 => fill::<Int64Type>(column, 0, |v| v),
+        DataType::Float32 => fill::<Float32Type>(column, 0.0, |v| if v == 0.0 { 0.0 } else { v }),
+        DataType::Float64 => fill::<Float64Type>(column, 0.0, |v| if v == 0.0 { 0.0 } else { v }),
+        DataType::Decimal128(_, _) => fill::<Decimal128Type>(column, 0, |v| v),
+        other => {
+            return Err(GatunError::execution(format!(
+                "a sum0 accumulator of type {other}"
+            )))
+        }
+    })
+}
+
+/// The kernel's row type under the expected names and nullability; the types must be equal.
+fn output_fields(plan: &AggregatePlan, actual: &Schema, expected: &Schema) -> GatunResult<Fields> {
+    let (actual, expected) = (actual.fields(), expected.fields());
+    if actual.len() != expected.len() {
+        return Err(GatunError::plan(format!(
+            "the local aggregate emits {} columns ({}), the expected output schema has {} ({})",
+            actual.len(),
+            names(actual),
+            expected.len(),
+            names(expected)
+        )));
+    }
+    if !plan.names.is_empty()
+        && plan
+            .names
+            .iter()
+            .map(String::as_str)
+            .ne(expected.iter().map(|f| f.name().as_str()))
+    {
+        return Err(GatunError::plan(format!(
+            "the plan's root names [{}] differ from the expected output schema's ({})",
+            plan.names.join(", "),
+            names(expected)
+        )));
+    }
+    actual
+        .iter()
+        .zip(expected.iter())
+        .enumerate()
+        .map(|(i, (a, e))| {
+            if !a.data_type().equals_datatype(e.data_type()) {
+                return Err(GatunError::plan(format!(
+                    "output column {i} `{}`: the local aggregate emits {} (as `{}`), the expected \
+                     type is {}",
+                    e.name(),
+                    a.data_type(),
+                    a.name(),
+                    e.data_type()
+                )));
+            }
+            Ok(Arc::new(
+                Field::new(e.name(), a.data_type().clone(), e.is_nullable())
+                    .with_metadata(e.metadata().clone()),
+            ))
+        })
+        .collect()
+}
+
+fn names(fields: &Fields) -> String {
+    fields
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl NativeOperator for LocalAggregateOperator {
+    fn output_fields(&self) -> &Fields {
+        self.output.fields()
+    }
+
+    fn assigns_watermarks(&self) -> bool {
+        false
+    }
+
+    fn process(
+        &mut self,
+        batch: RecordBatch,
+        row_kind: Option<ArrayRef>,
+        progress: Option<&mut Progress>,
+    ) -> GatunResult<Option<StructArray>> {
+        if row_kind.is_some() || progress.is_some() {
+            return Err(GatunError::invalid_argument(
+                "a local aggregate takes no row kinds and no watermark progress",
+            ));
+        }
+        let batch = match &self.filter {
+            Some(f) => {
+                let selected = predicate(f, &batch)?;
+                apply_filter(batch, None, &selected)?.0
+            }
+            None => batch,
+        };
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| c.evaluate(&batch))
+            .collect::<GatunResult<Vec<_>>>()?;
+        let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+        let columns =
+            RecordBatch::try_new_with_options(Arc::clone(&self.columns_schema), columns, &options)
+                .map_err(|e| {
+                    GatunError::execution(format!("local aggregate input columns: {e}"))
+                })?;
+        let Some(bundle) = self.bundle_rows else {
+            self.fold(&columns)?;
+            return Ok(None);
+        };
+        // the groups leave exactly where Flink's bundle of `bundle` rows ends, maybe several times
+        let mut emitted = Vec::new();
+        let mut offset = 0;
+        while offset < columns.num_rows() {
+            let take = (bundle - self.bundle_filled).min(columns.num_rows() - offset);
+            self.fold(&columns.slice(offset, take))?;
+            offset += take;
+            self.bundle_filled += take;
+            if self.bundle_filled == bundle {
+                self.bundle_filled = 0;
+                emitted.extend(self.emit_groups()?);
+            }
+        }
+        if emitted.is_empty() {
+            return Ok(None);
+        }
+        let groups = concat_batches(self.kernel.output_schema(), &emitted)
+            .map_err(|e| GatunError::execution(format!("local aggregate bundles: {e}")))?;
+        self.assemble(groups).map(Some)
+    }
+
+    fn flush(&mut self) -> GatunResult<Option<StructArray>> {
+        self.bundle_filled = 0;
+        match self.emit_groups()? {
+            Some(groups) => self.assemble(groups).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.kernel.memory_size()
+    }
+}
+
+impl LocalAggregateOperator {
+    fn fold(&mut self, columns: &RecordBatch) -> GatunResult {
+        self.kernel
+            .update(columns)
+            .map_err(|e| GatunError::execution(e.strip_backtrace()))
+    }
+
+    fn emit_groups(&mut self) -> GatunResult<Option<RecordBatch>> {
+        self.kernel
+            .emit()
+            .map_err(|e| GatunError::execution(e.strip_backtrace()))
+    }
+
+    /// The result batch of `groups` (the kernel's rows) in the output format.
+    fn assemble(&self, groups: RecordBatch) -> GatunResult<StructArray> {
+        let rows = groups.num_rows();
+        let mut columns = groups.columns().to_vec();
+        for &c in &self.sum0_columns {
+            columns[c] = zero_filled(&columns[c])?;
+        }
+        self.output.assemble(columns, None, None, rows)
+    }
+}

@@ -1,0 +1,126 @@
+package dev.gatun.planner.substrait;
+
+import static dev.gatun.planner.substrait.Kinds.sameArrow;
+
+import dev.gatun.planner.substrait.RexTranslator.Typed;
+import dev.gatun.transpose.types.TypeMapping;
+import com.google.protobuf.Any;
+import com.google.protobuf.UInt64Value;
+import io.substrait.proto.AdvancedExtension;
+import io.substrait.proto.AggregateFunction;
+import io.substrait.proto.AggregateRel;
+import io.substrait.proto.AggregationPhase;
+import io.substrait.proto.Expression;
+import io.substrait.proto.FilterRel;
+import io.substrait.proto.FunctionArgument;
+import io.substrait.proto.Plan;
+import io.substrait.proto.PlanRel;
+import io.substrait.proto.ProjectRel;
+import io.substrait.proto.ReadRel;
+import io.substrait.proto.Rel;
+import io.substrait.proto.RelCommon;
+import io.substrait.proto.RelRoot;
+import java.util.List;
+import org.apache.calcite.rex.RexNode;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The local (pre-shuffle) phase of a group aggregate, with the Calc below it, as a Substrait
+ * {@code Plan} (native/src/ops/local_aggregate/plan.rs):
+ * {@code RelRoot(AggregateRel(ProjectRel(FilterRel?(ReadRel))))}. The ReadRel's base schema is the
+ * island's pruned input (as for a Calc); the FilterRel holds the Calc's condition; the ProjectRel
+ * emits the aggregate's input columns (keys, arguments, FILTER columns) computed by
+ * {@link RexTranslator}; every measure is a standard aggregate function ({@code count}, {@code sum},
+ * {@code avg}, {@code min}, {@code max}) in phase {@code INITIAL_TO_INTERMEDIATE}, Flink's local phase.
+ * The aggregate's one optimization, a {@code google.protobuf.UInt64Value}, is Flink's bundle size: the
+ * native kind emits its groups each time that many rows reached it (past the Calc's filter).
+ */
+public final class AggregateTranslator {
+    private final RexTranslator rex;
+
+    /**
+     * One aggregate call: a Substrait function name and indexes into the aggregate's input
+     * columns (-1 for none: COUNT(*) has no argument, a call without FILTER no filter column).
+     */
+    public record Measure(String function, int argument, int filter) {}
+
+    public AggregateTranslator(RowType inputType, List<int[]> readPaths, TypeMapping types,
+                               List<String> disabledFunctions) {
+        this.rex = new RexTranslator(inputType, readPaths, types, disabledFunctions);
+    }
+
+    /**
+     * @param columns the aggregate's input columns over the island's input rows
+     * @param condition the Calc's filter, or null
+     * @param keys the group keys, indexes into {@code columns}
+     * @param outputType the stock local aggregate's row type (keys, then the accumulators)
+     * @param bundleRows {@code table.exec.mini-batch.size}: rows per bundle of the local phase
+     */
+    public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
+                            RowType outputType, long bundleRows) {
+        ProjectRel.Builder project = ProjectRel.newBuilder();
+        int base = rex.baseSchema().getStruct().getTypesCount();
+        Typed[] typed = new Typed[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            typed[i] = rex.translate(columns.get(i));
+            project.addExpressions(typed[i].expr());
+        }
+        for (int k = 0; k < keys.length; k++) {
+            LogicalType want = outputType.getTypeAt(k);
+            if (!sameArrow(typed[keys[k]].type(), want)) {
+                throw new NotAdmittedException("group key " + outputType.getFieldNames().get(k) + " is "
+                        + typed[keys[k]].type().asSummaryString() + " but the local aggregate outputs "
+                        + want.asSummaryString());
+            }
+        }
+        RelCommon.Emit.Builder emit = RelCommon.Emit.newBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            emit.addOutputMapping(base + i);
+        }
+        Rel input = Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(rex.baseSchema())
+                .setNamedTable(ReadRel.NamedTable.newBuilder().addNames("input"))).build();
+        if (condition != null) {
+            Typed c = rex.translate(condition);
+            RexTranslator.requireBoolean(c, "the filter");
+            input = Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(input).setCondition(c.expr())).build();
+        }
+        project.setInput(input).setCommon(RelCommon.newBuilder().setEmit(emit));
+        AggregateRel.Builder aggregate = AggregateRel.newBuilder()
+                .setInput(Rel.newBuilder().setProject(project))
+                .setAdvancedExtension(AdvancedExtension.newBuilder()
+                        .addOptimization(Any.pack(UInt64Value.of(bundleRows))));
+        if (keys.length > 0) {
+            AggregateRel.Grouping.Builder grouping = AggregateRel.Grouping.newBuilder();
+            for (int k = 0; k < keys.length; k++) {
+                aggregate.addGroupingExpressions(RexTranslator.fieldRef(keys[k]));
+                grouping.addExpressionReferences(k);
+            }
+            aggregate.addGroupings(grouping);
+        }
+        for (Measure m : measures) {
+            AggregateFunction.Builder f = AggregateFunction.newBuilder()
+                    .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE)
+                    .setInvocation(AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL);
+            String signature = "";
+            if (m.argument >= 0) {
+                f.addArguments(FunctionArgument.newBuilder().setValue(RexTranslator.fieldRef(m.argument)));
+                signature = SubstraitTypes.signatureName(typed[m.argument].type());
+            }
+            f.setFunctionReference(rex.anchor(m.function + ":" + signature));
+            AggregateRel.Measure.Builder measure = AggregateRel.Measure.newBuilder().setMeasure(f);
+            if (m.filter >= 0) {
+                RexTranslator.requireBoolean(typed[m.filter], "the FILTER of " + m.function);
+                measure.setFilter(RexTranslator.fieldRef(m.filter));
+            }
+            aggregate.addMeasures(measure);
+        }
+        return Plan.newBuilder()
+                .addAllExtensions(rex.extensions())
+                .addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder()
+                        .setInput(Rel.newBuilder().setAggregate(aggregate))
+                        .addAllNames(outputType.getFieldNames())))
+                .build()
+                .toByteArray();
+    }
+}
