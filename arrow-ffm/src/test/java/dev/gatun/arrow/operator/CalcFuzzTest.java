@@ -318,6 +318,13 @@ class CalcFuzzTest {
                 Field f = input.field(col);
                 outputs.add(new Field("out" + col, f.type(), f.nullable(), f.children(), f.metadata()));
             }
+            // Rust checks UTF-8 only where it reads text (a column copied through keeps its bytes)
+            for (int col = 0; col < gen.baseColumns(); col++) {
+                if (input.field(col).type() instanceof ArrowType.Utf8) {
+                    plan.project("length" + col, plan.call("gatun_flink_char_length", ArrowType.INT32, PlanBuilder.field(col)));
+                    outputs.add(Field.nullable("length" + col, ArrowType.INT32));
+                }
+            }
             try (NativeOperator calc = create(i, plan.build(), input, new Schema(outputs, Map.of()))) {
                 Mismatch m = mismatch(input, random);
                 int rows = 1 + random.nextInt(30);
