@@ -66,31 +66,32 @@ public final class CostRule {
     /**
      * Stock cost divided by native cost per shape (> 1: native is cheaper) for a Calc alone, from the
      * e2e benchmark (docs/performance.md, docs/bench/e2e-summary.md: {@code bin/gatun bench e2e --rows
-     * 500000 --warmups 1 --trials 5 --reuse off,on}, queries {@code island,flatq1,flatq2,strings,case,
-     * wide,demo} and {@code decimal,timestamp}, 2-core VM, JDK 25, runs of 2026-12-02 09:54 and 10:01
-     * UTC), with entry borrowing and the Flink-rows exit: per shape the median over its queries of the
-     * median stock task-thread CPU ÷ Gatun task-thread CPU (CPU time, because wall-clock rates on a
-     * small shared machine vary 2-3x). CHEAP_PROJECTION: flatq1; CHEAP_FILTER: flatq2; STRINGS:
-     * strings, case, demo; OTHER: decimal, timestamp. With object reuse on, stock pays no copy into
-     * the Calc, and only string work still wins.
+     * 500000 --warmups 1 --trials 5 --reuse off,on --queries q0,q1,q2,q21,q22,decimal,timestamp,island,
+     * flatq1,flatq2,strings,case,wide,demo}, 2-core VM, JDK 25, nothing else running, run of 2026-12-02
+     * 15:24 UTC), with entry borrowing, the Flink-rows exit, UTF-8 checks only where text is read and
+     * LIKE's per-pattern searcher: per shape the median over its queries of the median stock
+     * task-thread CPU ÷ Gatun task-thread CPU (CPU time, because wall-clock rates on a small shared
+     * machine vary 2-3x). CHEAP_PROJECTION: flatq1; CHEAP_FILTER: flatq2; STRINGS: strings, case, demo;
+     * OTHER: decimal, timestamp. With object reuse on, stock pays no copy into the Calc, and only
+     * string work still wins.
      */
     static final Map<Shape, Speedup> ALONE = Map.of(
-            Shape.CHEAP_PROJECTION, new Speedup(1.65, 0.87),
-            Shape.CHEAP_FILTER, new Speedup(3.04, 0.81),
-            Shape.STRINGS, new Speedup(2.06, 1.08),
-            Shape.OTHER, new Speedup(1.75, 0.80));
+            Shape.CHEAP_PROJECTION, new Speedup(1.46, 0.87),
+            Shape.CHEAP_FILTER, new Speedup(3.20, 0.87),
+            Shape.STRINGS, new Speedup(2.26, 1.10),
+            Shape.OTHER, new Speedup(1.95, 1.00));
 
     /**
      * The same for a Calc fused with the WatermarkAssigner below it (and its computed-column Calc):
      * one island replaces two or three chained operators and their copies. From the Nexmark queries
-     * of the 09:54 run (q0..q2, q21, q22 over the benchmark's views; the event table declares a
+     * of the same run (q0..q2, q21, q22 over the benchmark's views; the event table declares a
      * watermark): CHEAP_PROJECTION q1; CHEAP_FILTER q0 (the bid view's {@code event_type = 2}), q2;
      * STRINGS q21, q22. A shape measured only alone uses its {@link #ALONE} figure.
      */
     static final Map<Shape, Speedup> FUSED = Map.of(
-            Shape.CHEAP_PROJECTION, new Speedup(2.12, 1.56),
-            Shape.CHEAP_FILTER, new Speedup(2.58, 1.72),
-            Shape.STRINGS, new Speedup(2.64, 2.07));
+            Shape.CHEAP_PROJECTION, new Speedup(2.67, 1.56),
+            Shape.CHEAP_FILTER, new Speedup(3.13, 1.74),
+            Shape.STRINGS, new Speedup(2.44, 1.94));
 
     /**
      * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}). Flink's batch
