@@ -239,9 +239,6 @@ int32_t gatun_operator_held_bytes(GatunOperator* op, int64_t* out_bytes,
  * pointers: GATUN_ERR_INVALID_ARGUMENT. */
 int32_t gatun_operator_free(GatunOperator* op, char* err_buf, size_t err_cap);
 
-/* Test only: panics inside Rust with the given message (proves the panic guard). */
-int32_t gatun_debug_panic(const char* message, char* err_buf, size_t err_cap);
-
 #ifdef __cplusplus
 }
 #endif

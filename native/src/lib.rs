@@ -21,7 +21,6 @@ pub mod udf;
 pub use ffi::abi::{
     gatun_abi_version, GatunNativeStats, GatunWatermarkProgress, GATUN_ABI_VERSION as ABI_VERSION,
 };
-pub use ffi::debug::gatun_debug_panic;
 pub use ffi::guard::{GatunError, GatunResult};
 pub use ffi::operator::{
     gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_held_bytes,

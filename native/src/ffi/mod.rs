@@ -5,7 +5,8 @@
 
 pub mod abi;
 pub(crate) mod c_shape;
-pub mod debug;
+#[cfg(test)]
+mod debug;
 pub mod export;
 pub mod guard;
 pub(crate) mod import;

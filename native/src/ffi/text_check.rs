@@ -103,7 +103,10 @@ mod tests {
         let broken = unsafe {
             valid
                 .into_builder()
-                .buffers(vec![Buffer::from_slice_ref([0i32, 3, 2]), Buffer::from(b"abcd".to_vec())])
+                .buffers(vec![
+                    Buffer::from_slice_ref([0i32, 3, 2]),
+                    Buffer::from(b"abcd".to_vec()),
+                ])
                 .build_unchecked()
         };
         let err = validate(&broken, false).unwrap_err().to_string();
@@ -120,6 +123,9 @@ mod tests {
         .into_data();
         assert!(validate(&s, true).is_err());
         validate(&s, false).unwrap();
-        assert_eq!(s.data_type(), &DataType::Struct(vec![Field::new("s", DataType::Utf8, false)].into()));
+        assert_eq!(
+            s.data_type(),
+            &DataType::Struct(vec![Field::new("s", DataType::Utf8, false)].into())
+        );
     }
 }

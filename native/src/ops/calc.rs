@@ -68,7 +68,10 @@ impl Calc {
 
     /// The filter's result over `batch` (NULL keeps no row), if the plan has a filter.
     fn predicate(&self, batch: &RecordBatch) -> GatunResult<Option<BooleanArray>> {
-        self.filter.as_ref().map(|f| predicate(f, batch)).transpose()
+        self.filter
+            .as_ref()
+            .map(|f| predicate(f, batch))
+            .transpose()
     }
 }
 

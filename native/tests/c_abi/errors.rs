@@ -1,7 +1,7 @@
 //! Failures at the boundary: malformed Arrow input, bad pointers, panics, and the
 //! error-message buffer.
 
-use std::ffi::{c_char, CString};
+use std::ffi::c_char;
 use std::ptr;
 use std::sync::Arc;
 
@@ -11,7 +11,7 @@ use arrow::datatypes::{DataType, Field, Fields};
 use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use gatun_native::ffi::abi::*;
 use gatun_native::ffi::export::export_array;
-use gatun_native::{gatun_debug_panic, gatun_native_stats, gatun_roundtrip};
+use gatun_native::{gatun_native_stats, gatun_roundtrip};
 
 use crate::common::{call_roundtrip, live_exports, message, serial};
 
@@ -244,15 +244,6 @@ fn null_and_released_arguments() {
             "gatun_native_stats: argument `out` is NULL".into()
         )
     );
-    // SAFETY: `message` may be NULL; `err` is a valid buffer.
-    let status = unsafe { gatun_debug_panic(ptr::null(), err.as_mut_ptr(), err.len()) };
-    assert_eq!(
-        (status, message(&err)),
-        (
-            GATUN_ERR_INVALID_ARGUMENT,
-            "gatun_debug_panic: argument `message` is NULL".into()
-        )
-    );
     // SAFETY: NULL `out` and NULL `err_buf` are both allowed.
     let status = unsafe { gatun_native_stats(ptr::null_mut(), ptr::null_mut(), 64) };
     assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
@@ -260,75 +251,4 @@ fn null_and_released_arguments() {
         out_schema.release.is_none() && out_array.is_released(),
         "outputs untouched"
     );
-}
-
-/// Calls `gatun_debug_panic(text)` with an error buffer of `cap` bytes (plus sentinels).
-fn debug_panic(text: &[u8], cap: usize) -> (i32, Vec<u8>) {
-    let text = CString::new(text).unwrap();
-    let mut buf = vec![0x55_u8; cap + 8];
-    // SAFETY: `text` is NUL-terminated; `buf` holds at least `cap` bytes.
-    let status = unsafe { gatun_debug_panic(text.as_ptr(), buf.as_mut_ptr().cast(), cap) };
-    (status, buf)
-}
-
-fn c_str(buf: &[u8]) -> &str {
-    std::ffi::CStr::from_bytes_until_nul(buf)
-        .unwrap()
-        .to_str()
-        .unwrap()
-}
-
-#[test]
-fn panic_is_caught_and_reported() {
-    let (status, buf) = debug_panic("boom 💥 from Java".as_bytes(), 256);
-    assert_eq!(status, GATUN_ERR_PANIC);
-    let message = c_str(&buf);
-    assert!(
-        message.starts_with("panic in gatun_debug_panic: boom 💥 from Java (at "),
-        "{message}"
-    );
-    assert!(message.contains("src/ffi/debug.rs:"), "{message}");
-    // Invalid UTF-8 is decoded lossily.
-    let (status, buf) = debug_panic(b"bad \xff byte", 256);
-    assert_eq!(status, GATUN_ERR_PANIC);
-    assert!(c_str(&buf).contains("bad \u{FFFD} byte"), "{}", c_str(&buf));
-    // The library keeps working after a panic.
-    let (status, _) = debug_panic(b"again", 256);
-    assert_eq!(status, GATUN_ERR_PANIC);
-}
-
-#[test]
-fn message_truncation_respects_capacity_and_utf8() {
-    let prefix = "panic in gatun_debug_panic: ";
-    let text = "😀😀".as_bytes();
-    for cap in [
-        1,
-        2,
-        5,
-        prefix.len(),
-        prefix.len() + 1,
-        prefix.len() + 3,
-        prefix.len() + 5,
-        prefix.len() + 6,
-    ] {
-        let (status, buf) = debug_panic(text, cap);
-        assert_eq!(status, GATUN_ERR_PANIC);
-        let message = c_str(&buf);
-        assert!(message.len() < cap, "cap {cap}: {message:?}");
-        assert!(
-            buf[cap..].iter().all(|&b| b == 0x55),
-            "cap {cap}: wrote past err_cap"
-        );
-        let expected = if cap > prefix.len() {
-            let emojis = (cap - 1 - prefix.len()) / 4; // only whole 4-byte chars fit
-            format!("{prefix}{}", "😀".repeat(emojis))
-        } else {
-            prefix[..cap - 1].to_string()
-        };
-        assert_eq!(message, expected, "cap {cap}");
-    }
-    assert_eq!(c_str(&debug_panic(text, 5).1), "pani");
-    let (status, buf) = debug_panic(text, 0);
-    assert_eq!(status, GATUN_ERR_PANIC);
-    assert!(buf.iter().all(|&b| b == 0x55), "cap 0 writes nothing");
 }

@@ -207,7 +207,6 @@ fn every_header_function_is_implemented_with_its_signature() {
     let rust = rust_functions();
     let expected = [
         "gatun_abi_version",
-        "gatun_debug_panic",
         "gatun_native_stats",
         "gatun_operator_create",
         "gatun_operator_flush",

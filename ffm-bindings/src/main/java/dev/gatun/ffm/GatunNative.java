@@ -201,16 +201,6 @@ public final class GatunNative {
         }
     }
 
-    /** {@code gatun_debug_panic}: panics inside Rust, which reports it as {@link NativePanicException}. */
-    public static void debugPanic(String message) {
-        Objects.requireNonNull(message, "message");
-        GatunLibrary.library();
-        try (CallScratch call = new CallScratch()) {
-            MemorySegment text = call.arena().allocateFrom(message);
-            call.check(gatun_h.gatun_debug_panic(text, call.errBuf(), call.errCap()), "gatun_debug_panic");
-        }
-    }
-
     private static void requireStruct(MemorySegment segment, MemoryLayout layout, String name) {
         Objects.requireNonNull(segment, name);
         if (!segment.isNative() || segment.byteSize() < layout.byteSize()) {

@@ -842,66 +842,6 @@ public class gatun_h {
            throw new AssertionError("should not reach here", ex$);
         }
     }
-
-    private static class gatun_debug_panic {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            gatun_h.C_INT,
-            gatun_h.C_POINTER,
-            gatun_h.C_POINTER,
-            gatun_h.C_LONG
-        );
-
-        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_debug_panic");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * int32_t gatun_debug_panic(const char *message, char *err_buf, size_t err_cap)
-     * }
-     */
-    public static FunctionDescriptor gatun_debug_panic$descriptor() {
-        return gatun_debug_panic.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * int32_t gatun_debug_panic(const char *message, char *err_buf, size_t err_cap)
-     * }
-     */
-    public static MethodHandle gatun_debug_panic$handle() {
-        return gatun_debug_panic.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * int32_t gatun_debug_panic(const char *message, char *err_buf, size_t err_cap)
-     * }
-     */
-    public static MemorySegment gatun_debug_panic$address() {
-        return gatun_debug_panic.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * int32_t gatun_debug_panic(const char *message, char *err_buf, size_t err_cap)
-     * }
-     */
-    public static int gatun_debug_panic(MemorySegment message, MemorySegment err_buf, long err_cap) {
-        var mh$ = gatun_debug_panic.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("gatun_debug_panic", message, err_buf, err_cap);
-            }
-            return (int)mh$.invokeExact(message, err_buf, err_cap);
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
     private static final int ARROW_FLAG_DICTIONARY_ORDERED = (int)1L;
     /**
      * {@snippet lang=c :
