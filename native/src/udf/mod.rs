@@ -29,6 +29,7 @@ mod parse;
 #[cfg(test)]
 mod reference;
 mod regexp;
+mod rowtime;
 mod split;
 mod string;
 mod temporal;
@@ -239,6 +240,7 @@ fn registry() -> &'static [(Arc<ScalarUDF>, bool)] {
         all.extend(cast::functions());
         all.extend(temporal::functions());
         all.extend(timestamp_plus::functions());
+        all.extend(rowtime::functions());
         all.into_iter()
             .map(|f| {
                 let fallible = f.fallible;

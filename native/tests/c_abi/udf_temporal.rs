@@ -217,3 +217,20 @@ fn timestamp_plus_millis() {
         &["outside the range"],
     );
 }
+
+#[test]
+fn check_rowtime() {
+    let check = |x: ArrayRef| {
+        eval(
+            call("gatun_flink_check_rowtime", vec![col("x")]),
+            &batch(vec![("x", x)]),
+        )
+    };
+    let ok = check(Arc::new(TimestampMillisecondArray::from(vec![TS, -1, 0]))).unwrap();
+    assert_eq!(ok.as_boolean().iter().collect::<Vec<_>>(), vec![Some(true); 3]);
+    let ltz: ArrayRef = Arc::new(TimestampMicrosecondArray::from(vec![1]).with_timezone("UTC"));
+    assert_eq!(check(ltz).unwrap().data_type(), &DataType::Boolean);
+    let null = check(Arc::new(TimestampMillisecondArray::from(vec![Some(TS), None])));
+    assert_fails(null, GATUN_ERR_EXECUTION, &["RowTime field should not be null"]);
+    assert!(check(Arc::new(arrow::array::Int64Array::from(vec![1]))).is_err());
+}

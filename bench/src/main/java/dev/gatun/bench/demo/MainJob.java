@@ -1,5 +1,6 @@
 package dev.gatun.bench.demo;
 
+import dev.gatun.bench.probe.TaskCpu;
 import dev.gatun.bench.e2e.BlackholeSinkFactory;
 import dev.gatun.bench.e2e.E2eRunner;
 import dev.gatun.bench.e2e.Checksums;
@@ -124,11 +125,11 @@ public final class MainJob {
                 .option(BlackholeSinkFactory.KEY, key)
                 .build());
         Checksums.take(key);
-        Checksums.takeTaskCpuNanos(key);
+        TaskCpu.take(key);
         long start = System.nanoTime();
         tEnv.executeSql("INSERT INTO sink " + sql).getJobClient().orElseThrow().getJobExecutionResult().get();
         double seconds = (System.nanoTime() - start) / 1e9;
-        long cpu = Checksums.takeTaskCpuNanos(key) / 1_000_000;
+        long cpu = TaskCpu.take(key) / 1_000_000;
         return new Run(Checksums.take(key), events / seconds, cpu);
     }
 }

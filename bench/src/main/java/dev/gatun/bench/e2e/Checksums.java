@@ -19,21 +19,12 @@ public final class Checksums {
     }
 
     private static final ConcurrentHashMap<String, Checksum> BY_KEY = new ConcurrentHashMap<>();
-    private static final ConcurrentHashMap<String, Long> TASK_CPU_NANOS = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, Boolean> OBJECT_REUSE = new ConcurrentHashMap<>();
 
     private Checksums() {}
 
     static void add(String key, long rows, long sum) {
         BY_KEY.merge(key, new Checksum(rows, sum), Checksum::plus);
-    }
-
-    /**
-     * CPU time of a sink's task thread when the sink closed: with source, Calc and sink chained
-     * into one task (parallelism 1), the CPU the whole pipeline used, whatever else the machine ran.
-     */
-    static void addTaskCpu(String key, long nanos) {
-        TASK_CPU_NANOS.merge(key, nanos, Long::sum);
     }
 
     /** Whether object reuse was on in the job of the sink that opened under {@code key}, as its writer context says. */
@@ -44,12 +35,6 @@ public final class Checksums {
     /** Removes and returns what a sink under {@code key} saw of object reuse; null when no sink opened. */
     public static Boolean takeObjectReuse(String key) {
         return OBJECT_REUSE.remove(key);
-    }
-
-    /** Removes and returns the task-thread CPU nanos recorded under {@code key}; -1 when none. */
-    public static long takeTaskCpuNanos(String key) {
-        Long n = TASK_CPU_NANOS.remove(key);
-        return n == null ? -1 : n;
     }
 
     /** Removes and returns what the sinks with {@code key} saw; zero rows when none wrote. */

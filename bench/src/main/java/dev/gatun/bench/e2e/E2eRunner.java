@@ -1,5 +1,6 @@
 package dev.gatun.bench.e2e;
 
+import dev.gatun.bench.probe.TaskCpu;
 import dev.gatun.bench.rows.RowFormat;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -152,11 +153,12 @@ public final class E2eRunner {
                 ? EnvironmentSettings.inBatchMode() : EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", Integer.toString(settings.parallelism()));
         tEnv.getConfig().set(OBJECT_REUSE, Boolean.toString(reuse));
+        query.config().forEach(tEnv.getConfig()::set);
         engine.configure(tEnv);
         if (force) {
             engine.forceNative(tEnv);
         }
-        for (String statement : query.ddl().statements(settings.rows(), settings.seed(), settings.rowFormat())) {
+        for (String statement : query.ddl().statements(settings.rows(), settings.seed(), settings.rowFormat(), key)) {
             tEnv.executeSql(statement);
         }
         tEnv.createTemporaryTable("sink", TableDescriptor.forConnector(BlackholeSinkFactory.IDENTIFIER)
@@ -219,26 +221,30 @@ public final class E2eRunner {
             }
         }
         Checksums.take(key);
-        Checksums.takeTaskCpuNanos(key);
+        TaskCpu.take(key);
+        TaskCpu.takeSource(key);
         Checksums.takeObjectReuse(key);
         long start = System.nanoTime();
         TableResult result = tEnv.executeSql(insert);
         JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
-        long cpuNanos = Checksums.takeTaskCpuNanos(key);
+        long cpuNanos = TaskCpu.take(key);
+        long sourceCpuNanos = TaskCpu.takeSource(key);
         Boolean sawReuse = Checksums.takeObjectReuse(key);
         if (sawReuse == null || sawReuse != reuse) {
             problems.add(query.id() + ": " + engine.name() + " " + mode + " " + phase + " " + index
                     + " was to run with object reuse " + reuse + " but its sink saw " + sawReuse);
         }
         Trial trial = new Trial(query.id(), engine.name(), phase, index, settings.rows(), job.getNetRuntime(),
-                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, reuse, mode);
+                wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, reuse, mode,
+                sourceCpuNanos < 0 ? -1 : sourceCpuNanos / 1_000_000);
         System.out.printf(java.util.Locale.ROOT,
-                "  %-9s %-6s %-9s reuse %-3s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms),"
+                "  %-9s %-6s %-9s reuse %-3s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms,"
+                        + " source task %d ms),"
                         + " %d result rows, checksum %s%n",
                 query.id(), engine.name(), mode, trial.reuseLabel(), phase, index, trial.rowsPerSecond(), trial.netMillis(),
-                wallMillis, trial.taskCpuMillis(), trial.resultRows(), trial.checksum());
+                wallMillis, trial.taskCpuMillis(), trial.sourceTaskCpuMillis(), trial.resultRows(), trial.checksum());
         return trial;
     }
 }

@@ -37,6 +37,9 @@ public final class NexmarkSourceFactory implements DynamicTableSourceFactory {
     public static final ConfigOption<String> ROW_FORMAT = ConfigOptions.key("row-format").stringType()
             .defaultValue("generic").withDescription("generic (GenericRowData, lazy strings) or binary (BinaryRowData).");
 
+    public static final ConfigOption<String> CPU_KEY = ConfigOptions.key("cpu-key").stringType().noDefaultValue()
+            .withDescription("Where the source reports its task thread's CPU time when it closes (TaskCpu).");
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -49,7 +52,7 @@ public final class NexmarkSourceFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(KIND, ROWS, SEED, ROW_FORMAT);
+        return Set.of(KIND, ROWS, SEED, ROW_FORMAT, CPU_KEY);
     }
 
     @Override
@@ -63,7 +66,8 @@ public final class NexmarkSourceFactory implements DynamicTableSourceFactory {
             throw new ValidationException("table " + context.getObjectIdentifier() + " declares " + declared
                     + " but kind '" + shape.name() + "' produces (" + columnsDdl(shape) + ")");
         }
-        return new TableSource(shape.name(), options.get(ROWS), options.get(SEED), RowFormat.of(options.get(ROW_FORMAT)));
+        return new TableSource(shape.name(), options.get(ROWS), options.get(SEED), RowFormat.of(options.get(ROW_FORMAT)),
+                options.getOptional(CPU_KEY).orElse(null));
     }
 
     /** The column list of a {@code CREATE TABLE} for {@code shape}. */
@@ -75,12 +79,19 @@ public final class NexmarkSourceFactory implements DynamicTableSourceFactory {
 
     /** A complete {@code CREATE TEMPORARY TABLE} statement for a source of {@code rows} rows of {@code shape}. */
     public static String createTableDdl(String table, RowShape shape, long rows, long seed, RowFormat format) {
-        return "CREATE TEMPORARY TABLE `" + table + "` (" + columnsDdl(shape) + ") WITH ('connector' = '"
-                + IDENTIFIER + "', 'kind' = '" + shape.name() + "', 'rows' = '" + rows + "', 'seed' = '" + seed
-                + "', 'row-format' = '" + format.name().toLowerCase(java.util.Locale.ROOT) + "')";
+        return createTableDdl(table, shape, rows, seed, format, null);
     }
 
-    private record TableSource(String kind, long rows, long seed, RowFormat format) implements ScanTableSource {
+    /** {@link #createTableDdl(String, RowShape, long, long, RowFormat)} reporting task CPU under {@code cpuKey} (if not null). */
+    public static String createTableDdl(String table, RowShape shape, long rows, long seed, RowFormat format,
+                                        String cpuKey) {
+        return "CREATE TEMPORARY TABLE `" + table + "` (" + columnsDdl(shape) + ") WITH ('connector' = '"
+                + IDENTIFIER + "', 'kind' = '" + shape.name() + "', 'rows' = '" + rows + "', 'seed' = '" + seed
+                + "', 'row-format' = '" + format.name().toLowerCase(java.util.Locale.ROOT) + "'"
+                + (cpuKey == null ? "" : ", 'cpu-key' = '" + cpuKey + "'") + ")";
+    }
+
+    private record TableSource(String kind, long rows, long seed, RowFormat format, String cpuKey) implements ScanTableSource {
         @Override
         public ChangelogMode getChangelogMode() {
             return ChangelogMode.insertOnly();
@@ -89,13 +100,13 @@ public final class NexmarkSourceFactory implements DynamicTableSourceFactory {
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
             RowShape shape = Shapes.byName(kind);
-            return SourceProvider.of(new DataGeneratorSource<>(new RowGenerator(kind, seed, format), rows,
+            return SourceProvider.of(new DataGeneratorSource<>(new RowGenerator(kind, seed, format, cpuKey), rows,
                     InternalTypeInfo.of(shape.rowType())));
         }
 
         @Override
         public DynamicTableSource copy() {
-            return new TableSource(kind, rows, seed, format);
+            return new TableSource(kind, rows, seed, format, cpuKey);
         }
 
         @Override

@@ -2,11 +2,13 @@ package dev.gatun.bench.e2e;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The stateless queries of the end-to-end comparison: the Nexmark benchmark's stateless queries
+ * The queries of the end-to-end comparison: the Nexmark benchmark's stateless queries
  * ({@code q0}, {@code q1}, {@code q2}, {@code q21}, {@code q22}, over its views of the wide event
- * table), then issue #7's queries over flat Nexmark-style bids and a wide row.
+ * table), then issue #7's queries over flat Nexmark-style bids and a wide row, then issue #13's
+ * aggregations over the Nexmark stream (two-phase, under the public Nexmark table configuration).
  */
 public final class Queries {
     // issue #12's targets (task CPU stock ÷ Gatun): Nexmark under both object-reuse settings, the
@@ -18,6 +20,19 @@ public final class Queries {
     private static final Query.CpuTargets STRING_QUERIES = new Query.CpuTargets(1.8, 1.5, BATCH_CALC);
     private static final Query.CpuTargets EXISTING_SHAPE = new Query.CpuTargets(1.2, Double.NaN, BATCH_CALC);
     private static final Query.CpuTargets SELECTION = new Query.CpuTargets(1.2, Double.NaN, Double.NaN);
+
+    // issue #13's target for the aggregations: total task CPU of the job (every task thread)
+    private static final Query.CpuTargets AGGREGATE = new Query.CpuTargets(2.0, 2.0, Double.NaN);
+
+    /**
+     * The public Nexmark configuration's table settings for its stateful queries: mini-batch on
+     * (which makes Flink plan group aggregates in two phases) and distinct aggregates split.
+     */
+    static final Map<String, String> NEXMARK_TABLE_CONFIG = Map.of(
+            "table.exec.mini-batch.enabled", "true",
+            "table.exec.mini-batch.allow-latency", "2s",
+            "table.exec.mini-batch.size", "50000",
+            "table.optimizer.distinct-agg.split.enabled", "true");
 
     /** The REGEXP_EXTRACT of the Nexmark benchmark's q21. */
     private static final String CHANNEL_ID = "REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2)";
@@ -84,7 +99,26 @@ public final class Queries {
                     "SELECT auction, UPPER(channel) AS channel,"
                             + " CASE WHEN price < 10000 THEN 'small' WHEN price < 1000000 THEN 'medium' ELSE 'large' END"
                             + " AS band, CHAR_LENGTH(url) AS url_length FROM bid WHERE channel LIKE '%o%'",
-                    EXISTING_SHAPE));
+                    EXISTING_SHAPE),
+            Query.nexmark("q17", "Nexmark q17: per-auction daily bid statistics (group aggregate)",
+                    "SELECT auction, DATE_FORMAT(`dateTime`, 'yyyy-MM-dd') AS `day`, COUNT(*) AS total_bids,"
+                            + " COUNT(*) FILTER (WHERE price < 10000) AS rank1_bids,"
+                            + " COUNT(*) FILTER (WHERE price >= 10000 AND price < 1000000) AS rank2_bids,"
+                            + " COUNT(*) FILTER (WHERE price >= 1000000) AS rank3_bids,"
+                            + " MIN(price) AS min_price, MAX(price) AS max_price, AVG(price) AS avg_price,"
+                            + " SUM(price) AS sum_price"
+                            + " FROM bid GROUP BY auction, DATE_FORMAT(`dateTime`, 'yyyy-MM-dd')",
+                    AGGREGATE).with(NEXMARK_TABLE_CONFIG),
+            Query.nexmark("q7w", "Nexmark q7's window part: TUMBLE 10 s MAX(price) per auction",
+                    "SELECT auction, window_start, window_end, MAX(price) AS max_price"
+                            + " FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '10' SECOND))"
+                            + " GROUP BY auction, window_start, window_end",
+                    AGGREGATE).with(NEXMARK_TABLE_CONFIG),
+            Query.nexmark("q5w", "Nexmark q5's window part: HOP 10 s / 2 s COUNT(*) per auction",
+                    "SELECT auction, COUNT(*) AS num, window_start AS starttime, window_end AS endtime"
+                            + " FROM TABLE(HOP(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '2' SECOND,"
+                            + " INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end",
+                    AGGREGATE).with(NEXMARK_TABLE_CONFIG));
 
     private Queries() {}
 

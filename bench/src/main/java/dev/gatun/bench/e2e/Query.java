@@ -5,6 +5,7 @@ import dev.gatun.bench.nexmark.NexmarkEventSourceFactory;
 import dev.gatun.bench.rows.RowFormat;
 import dev.gatun.bench.rows.Shapes;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One end-to-end query: a {@code SELECT} over what {@code ddl} creates (a table of {@code rows}
@@ -16,7 +17,23 @@ import java.util.List;
  * @param source what the query reads: a {@code gatun-nexmark} kind, or {@code nexmark} for the
  *     Nexmark event stream and its views
  */
-public record Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets) {
+public record Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets,
+                    Map<String, String> config) {
+    public Query {
+        config = Map.copyOf(config);
+    }
+
+    public Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets) {
+        this(id, title, source, ddl, sql, targets, Map.of());
+    }
+
+    /** This query with {@code options} set in its table configuration (both engines). */
+    Query with(Map<String, String> options) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(config);
+        all.putAll(options);
+        return new Query(id, title, source, ddl, sql, targets, all);
+    }
+
     /**
      * The query's targets: task-thread CPU stock ÷ Gatun (median over trial pairs) at least this much,
      * per streaming {@code pipeline.object-reuse} setting and in batch mode; NaN where there is none.
@@ -35,16 +52,23 @@ public record Query(String id, String title, String source, Ddl ddl, String sql,
     /** The source name of the queries over the Nexmark event stream. */
     public static final String NEXMARK = "nexmark";
 
-    /** The statements that create what a query reads, for {@code rows} input rows (events, for Nexmark). */
+    /**
+     * The statements that create what a query reads, for {@code rows} input rows (events, for
+     * Nexmark), its sources reporting their task threads' CPU under {@code cpuKey} when not null.
+     */
     @FunctionalInterface
     public interface Ddl {
-        List<String> statements(long rows, long seed, RowFormat format);
+        List<String> statements(long rows, long seed, RowFormat format, String cpuKey);
+
+        default List<String> statements(long rows, long seed, RowFormat format) {
+            return statements(rows, seed, format, null);
+        }
     }
 
     /** A query over one flat table of {@code gatun-nexmark} kind {@code kind}, named after the kind. */
     static Query flat(String id, String title, String kind, String sql, CpuTargets targets) {
-        return new Query(id, title, kind, (rows, seed, format) -> List.of(
-                NexmarkSourceFactory.createTableDdl(kind, Shapes.byName(kind), rows, seed, format)),
+        return new Query(id, title, kind, (rows, seed, format, cpuKey) -> List.of(
+                NexmarkSourceFactory.createTableDdl(kind, Shapes.byName(kind), rows, seed, format, cpuKey)),
                 sql, targets);
     }
 
@@ -53,7 +77,7 @@ public record Query(String id, String title, String source, Ddl ddl, String sql,
      * of the wide event table; the seed does not apply (events are seeded by their id).
      */
     static Query nexmark(String id, String title, String sql, CpuTargets targets) {
-        return new Query(id, title, NEXMARK, (rows, seed, format) -> NexmarkEventSourceFactory.ddl(rows,
-                Nexmark.DEFAULT_EVENTS_PER_SECOND, format), sql, targets);
+        return new Query(id, title, NEXMARK, (rows, seed, format, cpuKey) -> NexmarkEventSourceFactory.ddl(rows,
+                Nexmark.DEFAULT_EVENTS_PER_SECOND, format, cpuKey), sql, targets);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatun.bench.e2e;
 
+import dev.gatun.bench.probe.TaskCpu;
 import dev.gatun.bench.rows.RowFormat;
 import dev.gatun.bench.rows.RowShape;
 import dev.gatun.bench.rows.Shapes;
@@ -14,13 +15,15 @@ final class RowGenerator implements GeneratorFunction<Long, RowData> {
     private final String shapeName;
     private final long seed;
     private final RowFormat format;
+    private final String cpuKey;
     private transient RowShape shape;
     private transient RowFormat.Converter converter;
 
-    RowGenerator(String shapeName, long seed, RowFormat format) {
+    RowGenerator(String shapeName, long seed, RowFormat format, String cpuKey) {
         this.shapeName = shapeName;
         this.seed = seed;
         this.format = format;
+        this.cpuKey = cpuKey;
     }
 
     @Override
@@ -31,6 +34,11 @@ final class RowGenerator implements GeneratorFunction<Long, RowData> {
     private void init() {
         shape = Shapes.byName(shapeName);
         converter = format.converter(shape.rowType());
+    }
+
+    @Override
+    public void close() {
+        TaskCpu.recordSourceThread(cpuKey);
     }
 
     @Override

@@ -45,7 +45,16 @@ public final class RowHasher {
 
     /** A hash of the row kind and every field; rows are combined by summing, so order does not matter. */
     public long hash(RowData row) {
-        long h = row.getRowKind().toByteValue();
+        return hash(row, row.getRowKind().toByteValue());
+    }
+
+    /** {@link #hash} of the row's values as if it were an insertion, whatever its kind. */
+    public long hashAsInsert(RowData row) {
+        return hash(row, org.apache.flink.types.RowKind.INSERT.toByteValue());
+    }
+
+    private long hash(RowData row, long kind) {
+        long h = kind;
         for (int i = 0; i < fields.length; i++) {
             long v = row.isNullAt(i) ? NULL : fields[i].hash(row, i);
             h = Long.rotateLeft((h ^ v) * 0x9E3779B97F4A7C15L, 29);

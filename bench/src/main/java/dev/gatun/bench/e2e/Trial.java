@@ -2,17 +2,19 @@ package dev.gatun.bench.e2e;
 
 /**
  * One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job
- * runtime; {@code taskCpuMillis} is the CPU time of the chained task's thread (-1 if unknown);
+ * runtime; {@code taskCpuMillis} is the CPU time of every task thread of the job (-1 if unknown),
+ * {@code sourceTaskCpuMillis} that of the source's task alone (the local phase of a two-phase
+ * aggregate; the whole job when everything is chained);
  * {@code objectReuse} is whether the job ran with object reuse (its sink saw it: always on in batch
  * mode); {@code mode} is the job's {@code execution.runtime-mode}, {@link #STREAMING} or {@link #BATCH}.
  */
 public record Trial(String query, String engine, String phase, int index, long rows, long netMillis,
                     long wallMillis, long resultRows, String checksum, long taskCpuMillis, boolean objectReuse,
-                    String mode) {
+                    String mode, long sourceTaskCpuMillis) {
     public static final String STREAMING = "streaming";
     public static final String BATCH = "batch";
     public static final String CSV_HEADER = "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,"
-            + "checksum,task_cpu_ms,object_reuse,execution_mode";
+            + "checksum,task_cpu_ms,object_reuse,execution_mode,source_task_cpu_ms";
 
     public Trial {
         if (!mode.equals(STREAMING) && !mode.equals(BATCH)) {
@@ -21,9 +23,15 @@ public record Trial(String query, String engine, String phase, int index, long r
     }
 
     public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
+                 long resultRows, String checksum, long taskCpuMillis, boolean objectReuse, String mode) {
+        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, taskCpuMillis,
+                objectReuse, mode, -1);
+    }
+
+    public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
                  long resultRows, String checksum, long taskCpuMillis, boolean objectReuse) {
         this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, taskCpuMillis,
-                objectReuse, STREAMING);
+                objectReuse, STREAMING, -1);
     }
 
     public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
@@ -69,17 +77,18 @@ public record Trial(String query, String engine, String phase, int index, long r
         return String.join(",", query, engine, phase, Integer.toString(index), Long.toString(rows),
                 Long.toString(netMillis), Long.toString(wallMillis), String.format(java.util.Locale.ROOT, "%.1f",
                         rowsPerSecond()), Long.toString(resultRows), checksum, Long.toString(taskCpuMillis),
-                reuseLabel(), mode);
+                reuseLabel(), mode, Long.toString(sourceTaskCpuMillis));
     }
 
     /**
-     * A CSV line; files written before the {@code task_cpu_ms}, {@code object_reuse} or
-     * {@code execution_mode} columns read as -1, off and streaming.
+     * A CSV line; files written before the {@code task_cpu_ms}, {@code object_reuse},
+     * {@code execution_mode} or {@code source_task_cpu_ms} columns read as -1, off, streaming and -1.
      */
     public static Trial parse(String line) {
         String[] f = line.split(",");
         return new Trial(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
                 Long.parseLong(f[6]), Long.parseLong(f[8]), f[9], f.length > 10 ? Long.parseLong(f[10]) : -1,
-                f.length > 11 && parseReuse(f[11]), f.length > 12 ? f[12] : STREAMING);
+                f.length > 11 && parseReuse(f[11]), f.length > 12 ? f[12] : STREAMING,
+                f.length > 13 ? Long.parseLong(f[13]) : -1);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatun.bench.nexmark;
 
+import dev.gatun.bench.probe.TaskCpu;
 import dev.gatun.bench.rows.RowFormat;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -12,13 +13,15 @@ final class NexmarkEventFunction implements GeneratorFunction<Long, RowData> {
     private final long baseTime;
     private final long eventsPerSecond;
     private final RowFormat format;
+    private final String cpuKey;
     private transient NexmarkGenerator generator;
     private transient RowFormat.Converter converter;
 
-    NexmarkEventFunction(long baseTime, long eventsPerSecond, RowFormat format) {
+    NexmarkEventFunction(long baseTime, long eventsPerSecond, RowFormat format, String cpuKey) {
         this.baseTime = baseTime;
         this.eventsPerSecond = eventsPerSecond;
         this.format = format;
+        this.cpuKey = cpuKey;
     }
 
     @Override
@@ -29,6 +32,11 @@ final class NexmarkEventFunction implements GeneratorFunction<Long, RowData> {
     private void init() {
         generator = new NexmarkGenerator(baseTime, eventsPerSecond);
         converter = format.converter(Nexmark.EVENT_TYPE);
+    }
+
+    @Override
+    public void close() {
+        TaskCpu.recordSourceThread(cpuKey);
     }
 
     @Override

@@ -47,6 +47,9 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
             .defaultValue("generic")
             .withDescription("generic (GenericRowData, lazy strings, as the benchmark) or binary (BinaryRowData).");
 
+    public static final ConfigOption<String> CPU_KEY = ConfigOptions.key("cpu-key").stringType().noDefaultValue()
+            .withDescription("Where the source reports its task thread's CPU time when it closes (TaskCpu).");
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -59,7 +62,7 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(EVENTS, EVENTS_PER_SECOND, BASE_TIME, ROW_FORMAT);
+        return Set.of(EVENTS, EVENTS_PER_SECOND, BASE_TIME, ROW_FORMAT, CPU_KEY);
     }
 
     @Override
@@ -73,7 +76,7 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
                     + " but Nexmark events are " + Nexmark.EVENT_TYPE);
         }
         return new TableSource(options.get(EVENTS), options.get(EVENTS_PER_SECOND), options.get(BASE_TIME),
-                RowFormat.of(options.get(ROW_FORMAT)));
+                RowFormat.of(options.get(ROW_FORMAT)), options.getOptional(CPU_KEY).orElse(null));
     }
 
     /**
@@ -81,6 +84,11 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
      * row, the computed {@code dateTime} of whichever kind the event is, and its watermark 4 s behind.
      */
     public static String createTableDdl(long events, long eventsPerSecond, RowFormat format) {
+        return createTableDdl(events, eventsPerSecond, format, null);
+    }
+
+    /** {@link #createTableDdl(long, long, RowFormat)} reporting task CPU under {@code cpuKey} (if not null). */
+    public static String createTableDdl(long events, long eventsPerSecond, RowFormat format, String cpuKey) {
         return "CREATE TEMPORARY TABLE " + TABLE + " (\n"
                 + "  event_type INT,\n"
                 + "  person ROW<id BIGINT, name VARCHAR, emailAddress VARCHAR, creditCard VARCHAR, city VARCHAR,"
@@ -93,7 +101,8 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
                 + " WHEN event_type = 1 THEN auction.`dateTime` ELSE bid.`dateTime` END,\n"
                 + "  WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '4' SECOND\n"
                 + ") WITH ('connector' = '" + IDENTIFIER + "', 'events' = '" + events + "', 'events-per-second' = '"
-                + eventsPerSecond + "', 'row-format' = '" + format.name().toLowerCase(Locale.ROOT) + "')";
+                + eventsPerSecond + "', 'row-format' = '" + format.name().toLowerCase(Locale.ROOT) + "'"
+                + (cpuKey == null ? "" : ", 'cpu-key' = '" + cpuKey + "'") + ")";
     }
 
     /** The benchmark's {@code ddl_views.sql}: {@code person}, {@code auction} and {@code bid} over {@link #TABLE}. */
@@ -111,11 +120,16 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
 
     /** The table and its three views: everything a Nexmark query needs. */
     public static List<String> ddl(long events, long eventsPerSecond, RowFormat format) {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of(createTableDdl(events, eventsPerSecond,
-                format)), createViewsDdl().stream()).toList();
+        return ddl(events, eventsPerSecond, format, null);
     }
 
-    private record TableSource(long events, long eventsPerSecond, long baseTime, RowFormat format)
+    /** {@link #ddl(long, long, RowFormat)} with the table reporting task CPU under {@code cpuKey} (if not null). */
+    public static List<String> ddl(long events, long eventsPerSecond, RowFormat format, String cpuKey) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(createTableDdl(events, eventsPerSecond,
+                format, cpuKey)), createViewsDdl().stream()).toList();
+    }
+
+    private record TableSource(long events, long eventsPerSecond, long baseTime, RowFormat format, String cpuKey)
             implements ScanTableSource {
         @Override
         public ChangelogMode getChangelogMode() {
@@ -125,12 +139,12 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
             return SourceProvider.of(new DataGeneratorSource<>(new NexmarkEventFunction(baseTime, eventsPerSecond,
-                    format), events, InternalTypeInfo.of(Nexmark.EVENT_TYPE)));
+                    format, cpuKey), events, InternalTypeInfo.of(Nexmark.EVENT_TYPE)));
         }
 
         @Override
         public DynamicTableSource copy() {
-            return new TableSource(events, eventsPerSecond, baseTime, format);
+            return new TableSource(events, eventsPerSecond, baseTime, format, cpuKey);
         }
 
         @Override

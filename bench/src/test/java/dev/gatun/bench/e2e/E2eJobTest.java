@@ -1,5 +1,6 @@
 package dev.gatun.bench.e2e;
 
+import dev.gatun.bench.probe.TaskCpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -43,7 +44,7 @@ class E2eJobTest {
         tEnv.executeSql("CREATE TEMPORARY TABLE sink (" + NexmarkSourceFactory.columnsDdl(Shapes.BID)
                 + ") WITH ('connector' = 'gatun-blackhole', 'key' = '" + key + "')");
         tEnv.executeSql("INSERT INTO sink " + sql).await();
-        assertTrue(Checksums.takeTaskCpuNanos(key) > 0, "the sink records its task thread's CPU time");
+        assertTrue(TaskCpu.take(key) > 0, "the sink records its task thread's CPU time");
         assertEquals(Boolean.FALSE, Checksums.takeObjectReuse(key), "object reuse is off by default");
         return Checksums.take(key);
     }

@@ -22,7 +22,7 @@ public final class PlanNodes {
     /** Gatun's node types that compiled plans name. */
     private static final List<Class<? extends ExecNode<?>>> NODES = List.of(
             StreamExecNativeCalc.class, StreamExecNativeLocalGroupAggregate.class, StreamExecFusedCalc.class,
-            StreamExecFusedWatermarkAssigner.class, BatchExecNativeCalc.class);
+            StreamExecFusedWatermarkAssigner.class, StreamExecFusedMiniBatchAssigner.class, BatchExecNativeCalc.class);
 
     /**
      * Registers Gatun's node types (the native Calc, streaming and batch, the local aggregate, and the fused nodes

@@ -51,6 +51,10 @@ public final class LocalAggregateAdmission {
         this.types = new TypeMapping(config.get(GatunOptions.NANOSECOND_TIMESTAMPS));
     }
 
+    TableConfig config() {
+        return config;
+    }
+
     /** The island's name in EXPLAIN: the local aggregate, and the Calc it absorbs. */
     static String name(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
         return local.getRelDetailedDescription()
@@ -59,9 +63,37 @@ public final class LocalAggregateAdmission {
 
     /** @param calc the Calc directly below {@code local}, or null */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
-        String name = name(local, calc);
+        return decide(name(local, calc), () -> {
+            RelNode input = calc == null ? local.getInput() : calc.getInput();
+            RexBuilder rex = local.getCluster().getRexBuilder();
+            List<RexNode> aggInput = new ArrayList<>();
+            RexNode condition = null;
+            if (calc == null) {
+                for (int i = 0; i < input.getRowType().getFieldCount(); i++) {
+                    aggInput.add(rex.makeInputRef(input, i));
+                }
+            } else {
+                RexProgram program = calc.getProgram();
+                for (RexLocalRef p : program.getProjectList()) {
+                    aggInput.add(RexUtil.expandSearch(rex, null, program.expandLocalRef(p)));
+                }
+                if (program.getCondition() != null) {
+                    condition = RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
+                }
+            }
+            return admit(local, input, aggInput, condition, null, 0);
+        });
+    }
+
+    /** The island that also absorbs the mini-batch assigner (and what is under it) below {@code local}. */
+    public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, MiniBatchFusion fusion) {
+        return decide(local.getRelDetailedDescription() + fusion.description(), () -> admit(local, fusion.input(),
+                fusion.columns(), fusion.condition(), fusion.rowtime(), fusion.intervalMillis()));
+    }
+
+    private static CalcDecision decide(String name, java.util.function.Supplier<NativeCalcSpec> admission) {
         try {
-            return CalcDecision.nativeCalc(name, admit(local, calc));
+            return CalcDecision.nativeCalc(name, admission.get());
         } catch (NotAdmittedException e) {
             return CalcDecision.stock(name, e.getMessage());
         } catch (RuntimeException e) {
@@ -70,8 +102,15 @@ public final class LocalAggregateAdmission {
         }
     }
 
-    private NativeCalcSpec admit(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
-        RelNode input = calc == null ? local.getInput() : calc.getInput();
+    /**
+     * @param input what the island reads
+     * @param aggInput the aggregate's input columns over {@code input}'s rows
+     * @param condition the Calc's filter over {@code input}'s rows, or null
+     * @param rowtime the rowtime of an absorbed WatermarkAssigner (its NULL check), or null
+     * @param miniBatchMillis the interval of an absorbed mini-batch assigner, 0 for none
+     */
+    private NativeCalcSpec admit(StreamPhysicalLocalGroupAggregate local, RelNode input, List<RexNode> aggInput,
+                                 RexNode condition, RexNode rowtime, long miniBatchMillis) {
         if (!(input instanceof StreamPhysicalRel rel) || !ChangelogPlanUtils.isInsertOnly(rel)) {
             throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
                     + " is admitted natively");
@@ -83,22 +122,6 @@ public final class LocalAggregateAdmission {
         long bundle = config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE);
         if (bundle <= 0) {
             throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE.key() + " is " + bundle);
-        }
-        RexBuilder rex = local.getCluster().getRexBuilder();
-        List<RexNode> aggInput = new ArrayList<>();
-        RexNode condition = null;
-        if (calc == null) {
-            for (int i = 0; i < input.getRowType().getFieldCount(); i++) {
-                aggInput.add(rex.makeInputRef(input, i));
-            }
-        } else {
-            RexProgram program = calc.getProgram();
-            for (RexLocalRef p : program.getProjectList()) {
-                aggInput.add(RexUtil.expandSearch(rex, null, program.expandLocalRef(p)));
-            }
-            if (program.getCondition() != null) {
-                condition = RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
-            }
         }
         // only the columns the aggregate reads cross, renumbered in order of first use
         Map<Integer, Integer> used = new LinkedHashMap<>();
@@ -120,6 +143,9 @@ public final class LocalAggregateAdmission {
         if (condition != null) {
             all.add(condition);
         }
+        if (rowtime != null) {
+            all.add(rowtime);
+        }
         RowType inputType = FlinkTypeFactory.toLogicalRowType(input.getRowType());
         RowType outputType = FlinkTypeFactory.toLogicalRowType(local.getRowType());
         List<int[]> readPaths = ReadPaths.of(all);
@@ -132,7 +158,7 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException(e.getMessage());
         }
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
-                .translate(columns, condition, keys, measures, outputType, bundle);
+                .translate(columns, condition, keys, measures, outputType, bundle, rowtime);
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.LOCAL_AGGREGATE, plan, inputType, readPaths, outputType,
@@ -141,7 +167,7 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
         return new NativeCalcSpec(plan, inputType, readPaths, outputType, true, config.get(GatunOptions.BATCH_ROWS),
-                0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, false, bundle);
+                0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, false, bundle, miniBatchMillis);
     }
 
     /** The Substrait name of an admitted call, or why it stays on Flink. */

@@ -2,9 +2,11 @@ package dev.gatun.planner.rewrite;
 
 import dev.gatun.planner.nodes.BatchPhysicalNativeCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
+import dev.gatun.planner.nodes.StreamPhysicalFusedMiniBatchAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
 import dev.gatun.planner.nodes.StreamPhysicalNativeLocalGroupAggregate;
+import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.substrait.NotAdmittedException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -109,9 +111,22 @@ final class NativeCalcRewriter {
      * stays on Flink (the decision and its reason are recorded; the Calc is then decided alone).
      */
     private RelNode localAggregate(StreamPhysicalLocalGroupAggregate local) {
+        String notFused = null;
+        try {
+            MiniBatchFusion fusion = MiniBatchFusion.of(local.getInput(), aggregates.config());
+            if (fusion != null) {
+                CalcDecision decision = aggregates.decide(local, fusion);
+                if (decision.isNative()) {
+                    return fusedLocalAggregate(local, fusion, decision);
+                }
+                notFused = "not fused with the MiniBatchAssigner below: " + decision.reason();
+            }
+        } catch (NotAdmittedException e) {
+            notFused = "not fused with the MiniBatchAssigner below: " + e.getMessage();
+        }
         StreamPhysicalCalc calc = local.getInput().getClass() == StreamPhysicalCalc.class
                 ? (StreamPhysicalCalc) local.getInput() : null;
-        CalcDecision decision = aggregates.decide(local, calc);
+        CalcDecision decision = aggregates.decide(local, calc).withNote(notFused);
         PlanReport.record(decision);
         if (!decision.isNative()) {
             LOG.info("Gatun: {}", decision);
@@ -125,6 +140,24 @@ final class NativeCalcRewriter {
             input = new StreamPhysicalFusedCalc(calc, rewrite(calc.getInput()), decision.spec());
         }
         return new StreamPhysicalNativeLocalGroupAggregate(local, input, decision.spec());
+    }
+
+    /** The island of {@code local} that absorbed its Calc, mini-batch assigner and what is under it. */
+    private RelNode fusedLocalAggregate(StreamPhysicalLocalGroupAggregate local, MiniBatchFusion fusion,
+                                        CalcDecision decision) {
+        PlanReport.record(decision);
+        LOG.debug("Gatun: {}", decision);
+        NativeCalcSpec spec = decision.spec();
+        RelNode input = rewrite(fusion.input());
+        if (fusion.bottom() != null) {
+            input = new StreamPhysicalFusedCalc(fusion.bottom(), input, spec);
+        }
+        input = new StreamPhysicalFusedWatermarkAssigner(fusion.assigner(), input, spec);
+        input = new StreamPhysicalFusedMiniBatchAssigner(fusion.miniBatch(), input, spec);
+        if (fusion.top() != null) {
+            input = new StreamPhysicalFusedCalc(fusion.top(), input, spec);
+        }
+        return new StreamPhysicalNativeLocalGroupAggregate(local, input, spec);
     }
 
     /** A fused island, or why there is none (null when nothing was there to fuse). */

@@ -70,13 +70,13 @@ public record WatermarkFusion(StreamPhysicalCalc top, StreamPhysicalWatermarkAss
         return new WatermarkFusion(top, assigner, bottom, input, projections, condition, rowtime, watermark);
     }
 
-    private static RexNode expand(RexBuilder rex, RexProgram program, RexLocalRef ref) {
+    static RexNode expand(RexBuilder rex, RexProgram program, RexLocalRef ref) {
         // SEARCH (Calcite's compact IN / range form) becomes the comparisons it stands for
         return RexUtil.expandSearch(rex, null, program.expandLocalRef(ref));
     }
 
     /** Replaces references to the assigner's input fields by the bottom Calc's expressions for them. */
-    private static final class Substitution extends RexShuttle {
+    static final class Substitution extends RexShuttle {
         private final RexBuilder rex;
         private final List<RexNode> below;
 

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * finishes its bundle: the kernel itself emits after {@link NativeCalcSpec#bundleRows()} rows
  * reached the aggregate (past the Calc's filter), and the operator makes it emit before a watermark
  * (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It has no
- * latency timer: the mini-batch watermarks pace it, as they pace the stock operator.
+ * latency timer: the mini-batch watermarks pace it, as they pace the stock operator. An island that
+ * absorbed the processing-time mini-batch assigner below it ({@link MiniBatchAssignment}) emits
+ * those watermarks itself, each after the bundle it ends.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
@@ -56,6 +58,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     private transient IslandKernel kernel;
     private transient IslandExit exit;
     private transient WatermarkAssignment watermarks;
+    private transient MiniBatchAssignment miniBatch;
     private transient IslandExit.Emitter emitter;
     private transient boolean timerPending;
     private transient NativeCalcMetrics metrics;
@@ -97,6 +100,11 @@ public final class IslandOperator extends TableStreamOperator<RowData>
                 getProcessingTimeService().registerTimer(now + watermarks.interval(), this::onWatermarkTimer);
             }
         }
+        if (spec.miniBatchIntervalMillis() > 0) {
+            miniBatch = new MiniBatchAssignment(spec.miniBatchIntervalMillis());
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            getProcessingTimeService().registerTimer(now + miniBatch.interval(), this::onMiniBatchTimer);
+        }
         if (getContainingTask() instanceof SourceStreamTask<?, ?, ?>) {
             pendingRows = new ArrayList<>();
             rowCopier = new RowDataSerializer(spec.inputType());
@@ -105,6 +113,9 @@ public final class IslandOperator extends TableStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
+        if (miniBatch != null) {
+            endBundleIfDue(getProcessingTimeService().getCurrentProcessingTime());
+        }
         boolean full;
         if (pendingRows == null) {
             write(element.getValue());
@@ -142,9 +153,30 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         getProcessingTimeService().registerTimer(now + watermarks.interval(), this::onWatermarkTimer);
     }
 
+    /** The absorbed mini-batch assigner's timer. */
+    private void onMiniBatchTimer(long time) throws Exception {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        endBundleIfDue(now);
+        getProcessingTimeService().registerTimer(miniBatch.nextTimer(now), this::onMiniBatchTimer);
+    }
+
+    /** Ends the bundle where the absorbed mini-batch assigner would emit a watermark now, then emits it. */
+    private void endBundleIfDue(long now) {
+        long mark = miniBatch.due(now);
+        if (mark != MiniBatchAssignment.NONE) {
+            finishBundle();
+            output.emitWatermark(new Watermark(mark));
+        }
+    }
+
     @Override
     public void processWatermark(Watermark mark) throws Exception {
-        if (watermarks == null) {
+        if (miniBatch != null) {
+            if (miniBatch.passes(mark.getTimestamp())) {
+                finishBundle();
+                output.emitWatermark(mark);
+            }
+        } else if (watermarks == null) {
             finishBundle();
             super.processWatermark(mark);
         } else {
@@ -167,6 +199,9 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     public void finish() throws Exception {
         if (watermarks != null) {
             endOfInputWatermark(Watermark.MAX_WATERMARK);
+        }
+        if (miniBatch != null) {
+            processWatermark(Watermark.MAX_WATERMARK);
         }
         super.finish();
     }

@@ -29,6 +29,9 @@ import org.apache.flink.table.types.logical.RowType;
  * @param bundleRows 0 for a Calc island; for a local-aggregate island (the Substrait plan is then a
  *     {@code Plan} with one {@code AggregateRel}) the rows of one bundle, {@code table.exec.mini-batch.size}:
  *     the island emits its groups after that many input rows, as Flink's local aggregate does
+ * @param miniBatchIntervalMillis for a local-aggregate island that absorbed the processing-time
+ *     mini-batch assigner below it, that assigner's interval (the island emits its watermarks and
+ *     ends a bundle at each); 0 otherwise, also in plans compiled before it existed
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -45,7 +48,8 @@ public record NativeCalcSpec(
         @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps,
         @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
         @JsonProperty("assignsWatermarks") boolean assignsWatermarks,
-        @JsonProperty("bundleRows") long bundleRows) implements Serializable {
+        @JsonProperty("bundleRows") long bundleRows,
+        @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -59,6 +63,10 @@ public record NativeCalcSpec(
         if (bundleRows < 0) {
             throw new IllegalArgumentException("bundleRows must not be negative: " + bundleRows);
         }
+        if (miniBatchIntervalMillis < 0 || (miniBatchIntervalMillis > 0 && bundleRows == 0)) {
+            throw new IllegalArgumentException("miniBatchIntervalMillis " + miniBatchIntervalMillis
+                    + " needs a local aggregate with a bundle");
+        }
     }
 
     /** A Calc island (projections and filter). */
@@ -67,7 +75,7 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0);
     }
 
     /** Whether the island is a local aggregate (its kernel keeps groups across batches). */
@@ -100,6 +108,9 @@ public record NativeCalcSpec(
         if (localAggregate()) {
             sb.append(", bundle=").append(bundleRows);
         }
+        if (miniBatchIntervalMillis > 0) {
+            sb.append(", miniBatch=").append(miniBatchIntervalMillis).append("ms");
+        }
         return sb.append(", batch=").append(batchRows).toString();
     }
 
@@ -126,7 +137,7 @@ public record NativeCalcSpec(
                 && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
-                && bundleRows == s.bundleRows
+                && bundleRows == s.bundleRows && miniBatchIntervalMillis == s.miniBatchIntervalMillis
                 && pathsEqual(readPaths, s.readPaths);
     }
 

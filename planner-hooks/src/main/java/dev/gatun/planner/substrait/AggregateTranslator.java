@@ -29,7 +29,8 @@ import org.apache.flink.table.types.logical.RowType;
  * The local (pre-shuffle) phase of a group aggregate, with the Calc below it, as a Substrait
  * {@code Plan} (native/src/ops/local_aggregate/plan.rs):
  * {@code RelRoot(AggregateRel(ProjectRel(FilterRel?(ReadRel))))}. The ReadRel's base schema is the
- * island's pruned input (as for a Calc); the FilterRel holds the Calc's condition; the ProjectRel
+ * island's pruned input (as for a Calc); the FilterRel holds the Calc's condition (after the NULL
+ * check of an absorbed WatermarkAssigner's rowtime, when the island has one); the ProjectRel
  * emits the aggregate's input columns (keys, arguments, FILTER columns) computed by
  * {@link RexTranslator}; every measure is a standard aggregate function ({@code count}, {@code sum},
  * {@code avg}, {@code min}, {@code max}) in phase {@code INITIAL_TO_INTERMEDIATE}, Flink's local phase.
@@ -56,9 +57,11 @@ public final class AggregateTranslator {
      * @param keys the group keys, indexes into {@code columns}
      * @param outputType the stock local aggregate's row type (keys, then the accumulators)
      * @param bundleRows {@code table.exec.mini-batch.size}: rows per bundle of the local phase
+     * @param rowtime the rowtime of a WatermarkAssigner the island absorbed, whose NULL check it owes
+     *     on every row (it leads the filter), or null
      */
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
-                            RowType outputType, long bundleRows) {
+                            RowType outputType, long bundleRows, RexNode rowtime) {
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -80,8 +83,8 @@ public final class AggregateTranslator {
         }
         Rel input = Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(rex.baseSchema())
                 .setNamedTable(ReadRel.NamedTable.newBuilder().addNames("input"))).build();
-        if (condition != null) {
-            Typed c = rex.translate(condition);
+        if (condition != null || rowtime != null) {
+            Typed c = rowtime != null ? rex.rowtimeChecked(rowtime, condition) : rex.translate(condition);
             RexTranslator.requireBoolean(c, "the filter");
             input = Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(input).setCondition(c.expr())).build();
         }

@@ -207,6 +207,25 @@ public final class RexTranslator {
 
     // ---- logic and comparisons ----
 
+    /**
+     * The island's filter when it also owes a WatermarkAssigner's NULL check of the rowtime
+     * ({@code gatun_flink_check_rowtime}, TRUE or an error, evaluated first over every row), AND
+     * the {@code condition} if any.
+     */
+    public Typed rowtimeChecked(RexNode rowtime, RexNode condition) {
+        Typed t = translate(rowtime);
+        if (!isTimestamp(t.type)) {
+            throw new NotAdmittedException("the rowtime is " + t.type.asSummaryString() + ", not a timestamp");
+        }
+        Expression check = fn("gatun_flink_check_rowtime", new BooleanType(false), t.expr);
+        if (condition == null) {
+            return new Typed(check, new BooleanType(false));
+        }
+        Typed c = translate(condition);
+        requireBoolean(c, "the filter");
+        return new Typed(fn("and", c.type, check, c.expr), c.type);
+    }
+
     private Typed logic(RexCall c, String name) {
         Expression acc = bool(c.getOperands().get(0), c);
         for (int i = 1; i < c.getOperands().size(); i++) {

@@ -43,13 +43,18 @@ class LocalAggregateIslandTest {
 
     /** The island Gatun plans for {@link #SQL} with bundles of {@code bundle} rows, batches of {@code batch}. */
     private static NativeCalcSpec spec(int bundle, int batch) {
+        return spec(bundle, batch, "");
+    }
+
+    /** The same over a table {@code h} with {@code more} columns (a watermark, for one). */
+    private static NativeCalcSpec spec(int bundle, int batch, String more) {
         TableEnvironment tEnv = RuntimeJobs.env(true, Map.of(
                 "table.exec.mini-batch.enabled", "true",
                 "table.exec.mini-batch.allow-latency", "1 h",
                 "table.exec.mini-batch.size", Integer.toString(bundle),
                 "table.optimizer.agg-phase-strategy", "TWO_PHASE",
                 "gatun.batch.rows", Integer.toString(batch)));
-        tEnv.executeSql("CREATE TEMPORARY TABLE h (id BIGINT NOT NULL, a INT, s STRING) "
+        tEnv.executeSql("CREATE TEMPORARY TABLE h (id BIGINT NOT NULL, a INT, s STRING" + more + ") "
                 + TestRowsFactory.register(List.of()));
         List<NativeCalcSpec> specs = RuntimeJobs.nativeSpecs(tEnv, SQL).stream()
                 .filter(NativeCalcSpec::localAggregate).toList();
@@ -151,6 +156,42 @@ class LocalAggregateIslandTest {
         assertEquals(List.of(), output(h, spec));
         h.endInput();
         assertEquals(List.of("[k, 4, 10]"), output(h, spec));
+    }
+
+    @Test
+    void anAbsorbedMiniBatchAssignerEndsTheBundlesOnProcessingTime() throws Exception {
+        NativeCalcSpec spec = spec(100, 2, ", ts TIMESTAMP(3), WATERMARK FOR ts AS ts");
+        assertEquals(3_600_000, spec.miniBatchIntervalMillis(), spec.explainSummary());
+        var h = harness(spec);
+        h.processElement(new StreamRecord<>(GenericRowData.of(1L, 5, StringData.fromString("x"), ts(1))));
+        h.processElement(new StreamRecord<>(GenericRowData.of(2L, 6, StringData.fromString("x"), ts(2))));
+        h.processWatermark(new Watermark(5_000)); // the absorbed assigners drop watermarks from below
+        assertEquals(List.of(), output(h, spec));
+        h.setProcessingTime(3_600_000); // the assigner's timer: the next interval starts
+        assertEquals(List.of("[x, 2, 11]", "W3600000"), output(h, spec));
+        h.setProcessingTime(3_600_500);
+        h.processElement(new StreamRecord<>(GenericRowData.of(3L, 7, StringData.fromString("y"), ts(3))));
+        h.setProcessingTime(7_200_100); // a row in a newer interval ends the bundle before it
+        h.processElement(new StreamRecord<>(GenericRowData.of(4L, 8, StringData.fromString("y"), ts(4))));
+        assertEquals(List.of("[x, 2, 11]", "W3600000", "[y, 1, 7]", "W7200000"), output(h, spec));
+        h.processWatermark(Watermark.MAX_WATERMARK); // the final watermark passes, after the groups
+        assertEquals(List.of("[x, 2, 11]", "W3600000", "[y, 1, 7]", "W7200000", "[y, 1, 8]",
+                "W" + Long.MAX_VALUE), output(h, spec));
+    }
+
+    @Test
+    void aNullRowtimeUnderAnAbsorbedAssignerFailsAsFlinkDoes() throws Exception {
+        NativeCalcSpec spec = spec(100, 2, ", ts TIMESTAMP(3), WATERMARK FOR ts AS ts");
+        var h = harness(spec);
+        h.processElement(new StreamRecord<>(GenericRowData.of(1L, -5, StringData.fromString("x"), null)));
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> h.processElement(new StreamRecord<>(GenericRowData.of(2L, 6, StringData.fromString("x"),
+                        ts(2)))));
+        assertTrue(e.getMessage().contains("RowTime field should not be null"), e.getMessage());
+    }
+
+    private static org.apache.flink.table.data.TimestampData ts(long millis) {
+        return org.apache.flink.table.data.TimestampData.fromEpochMillis(millis);
     }
 
     @Test

@@ -1,0 +1,80 @@
+package dev.gatun.planner.nodes;
+
+import dev.gatun.planner.runtime.NativeCalcSpec;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.FlinkVersion;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonCreator;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonProperty;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.delegation.PlannerBase;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeConfig;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
+import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecMiniBatchAssigner;
+import org.apache.flink.table.planner.plan.trait.MiniBatchInterval;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * A processing-time MiniBatchAssigner whose work the native local aggregate above does (it emits
+ * the mini-batch watermarks where this assigner would, each after the bundle it ends): a
+ * pass-through operator with the assigner's identity. In a compiled plan, a {@value #TYPE_NAME}
+ * node carries the stock assigner's fields and the island's spec, and translates as the stock
+ * assigner wherever the island runs stock.
+ */
+@ExecNodeMetadata(
+        name = StreamExecFusedMiniBatchAssigner.TYPE_NAME,
+        version = 1,
+        producedTransformations = StreamExecMiniBatchAssigner.MINI_BATCH_ASSIGNER_TRANSFORMATION,
+        minPlanVersion = FlinkVersion.v2_2,
+        minStateVersion = FlinkVersion.v1_15)
+public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchAssigner {
+    public static final String TYPE_NAME = "gatun-stream-exec-fused-mini-batch-assigner";
+
+    @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
+    private final NativeCalcSpec island;
+
+    public StreamExecFusedMiniBatchAssigner(ReadableConfig tableConfig, MiniBatchInterval interval,
+                                            InputProperty inputProperty, RowType outputType, String description,
+                                            NativeCalcSpec island) {
+        this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedMiniBatchAssigner.class),
+                ExecNodeContext.newPersistedConfig(StreamExecFusedMiniBatchAssigner.class, tableConfig),
+                interval, Collections.singletonList(inputProperty), outputType, description, island);
+    }
+
+    @JsonCreator
+    public StreamExecFusedMiniBatchAssigner(
+            @JsonProperty(FIELD_NAME_ID) int id,
+            @JsonProperty(FIELD_NAME_TYPE) ExecNodeContext context,
+            @JsonProperty(FIELD_NAME_CONFIGURATION) ReadableConfig persistedConfig,
+            @JsonProperty(FIELD_NAME_MINI_BATCH_INTERVAL) MiniBatchInterval interval,
+            @JsonProperty(FIELD_NAME_INPUT_PROPERTIES) List<InputProperty> inputProperties,
+            @JsonProperty(FIELD_NAME_OUTPUT_TYPE) RowType outputType,
+            @JsonProperty(FIELD_NAME_DESCRIPTION) String description,
+            @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND) NativeCalcSpec island) {
+        super(id, context, persistedConfig, interval, inputProperties, outputType, description);
+        this.island = Objects.requireNonNull(island,
+                "a " + TYPE_NAME + " node without its " + StreamExecFusedCalc.FIELD_NAME_ISLAND);
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
+        if (!FusedTranslation.runsFused(island, config, getDescription())) {
+            return super.translateToPlanInternal(planner, config);
+        }
+        Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
+        return FusedTranslation.passThrough(input,
+                createTransformationMeta(MINI_BATCH_ASSIGNER_TRANSFORMATION, config), config);
+    }
+
+    /** The stock assigner's uid, also where {@code table.exec.uid.format} names the node type. */
+    @Override
+    protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
+        return PlanNodes.context(StreamExecMiniBatchAssigner.class).withId(getId()).generateUid(operatorName, config);
+    }
+}
