@@ -19,6 +19,7 @@
 mod arith;
 mod cast;
 mod compare;
+mod date_format;
 mod decimal;
 mod java_case;
 mod java_fmt;
@@ -241,6 +242,7 @@ fn registry() -> &'static [(Arc<ScalarUDF>, bool)] {
         all.extend(temporal::functions());
         all.extend(timestamp_plus::functions());
         all.extend(rowtime::functions());
+        all.extend(date_format::functions());
         all.into_iter()
             .map(|f| {
                 let fallible = f.fallible;

@@ -234,3 +234,30 @@ fn check_rowtime() {
     assert_fails(null, GATUN_ERR_EXECUTION, &["RowTime field should not be null"]);
     assert!(check(Arc::new(arrow::array::Int64Array::from(vec![1]))).is_err());
 }
+
+#[test]
+fn date_format_follows_date_time_formatter() {
+    let format = |x: ArrayRef, pattern: &str| {
+        eval(
+            call(
+                "gatun_flink_date_format",
+                vec![col("x"), lit(ScalarValue::Utf8(Some(pattern.into())))],
+            ),
+            &batch(vec![("x", x)]),
+        )
+    };
+    let ms: ArrayRef = Arc::new(TimestampMillisecondArray::from(vec![Some(TS), None, Some(-1)]));
+    let out = format(ms, "yyyy-MM-dd HH:mm:ss.SSS").unwrap();
+    assert_eq!(
+        out.as_string::<i32>().iter().collect::<Vec<_>>(),
+        vec![Some("2024-02-29 13:45:56.789"), None, Some("1969-12-31 23:59:59.999")]
+    );
+    let micros: ArrayRef = Arc::new(TimestampMicrosecondArray::from(vec![1_500_001]));
+    assert_eq!(
+        format(micros, "ss.SSSSSS").unwrap().as_string::<i32>().value(0),
+        "01.500001"
+    );
+    // a pattern needing a locale is refused when the plan is compiled
+    let ms: ArrayRef = Arc::new(TimestampMillisecondArray::from(vec![TS]));
+    assert!(format(ms, "MMM").is_err());
+}

@@ -164,6 +164,11 @@ class FallbackTest {
         assertTrue(decision.contains("stock (") && decision.contains(
                 "REGEXP_EXTRACT pattern uses lookbehind, which Gatun does not run natively"), decision);
         assertEquals(q.run(sql, false), q.run(sql, true));
+        decision = gatunSection("SELECT id, DATE_FORMAT(ts, 'MMM d') FROM t");
+        assertTrue(decision.contains("stock (") && decision.contains("the pattern letters 'MMM' are not admitted natively"),
+                decision);
+        decision = gatunSection("SELECT id, DATE_FORMAT(ts, s) FROM t");
+        assertTrue(decision.contains("the pattern must be a STRING literal"), decision);
         decision = gatunSection("SELECT id, REGEXP_EXTRACT(s, s) FROM t");
         assertTrue(decision.contains("stock (REGEXP_EXTRACT(") && decision.contains("has a computed pattern"), decision);
     }

@@ -355,6 +355,18 @@ class FunctionParityTest {
     }
 
     @Test
+    void dateFormatOfTimestamps() {
+        List<String> e = new ArrayList<>();
+        for (String ts : new String[] {"ts3", "ts6"}) {
+            for (String p : new String[] {"yyyy-MM-dd", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm:ss.SSS", "yy/M/d H:m:s",
+                "yyyyMMdd'T'HHmmss.SSSSSS", "'day '''d"}) {
+                e.add("DATE_FORMAT(" + ts + ", '" + p.replace("'", "''") + "')");
+            }
+        }
+        assertParity("tim", e);
+    }
+
+    @Test
     void intervalComparisons() {
         List<String> e = new ArrayList<>();
         for (String[] p : new String[][] {{"ym", "ym2"}, {"dsec", "dsec2"}, {"ym", "ym"}}) {

@@ -36,6 +36,12 @@ class E2eJobTest {
      * The one list to change: a query listed here must stay stock, every other one must run native.
      */
     static final Set<String> EXPECTED_STOCK_UNDER_FORCE = Set.of();
+    /**
+     * Nexmark queries whose WatermarkAssigner (and computed-column Calc) stay stock: in a window
+     * aggregate with mini-batch on, a row-time MiniBatchAssigner sits between the query's Calc and
+     * the assigner, and no island absorbs it yet.
+     */
+    static final Set<String> ASSIGNERS_STAY_STOCK = Set.of("q7w", "q5w");
 
     private static Checksums.Checksum run(String sql, String key, RowFormat format) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
@@ -110,7 +116,7 @@ class E2eJobTest {
         for (Query q : Queries.ALL) {
             assertTrue(q.id().matches("q\\d+") || !q.id().matches(".*[-_]q\\d+"), q.id());
         }
-        assertEquals(Set.of("q0", "q1", "q2", "q21", "q22"), Queries.ALL.stream()
+        assertEquals(Set.of("q0", "q1", "q2", "q21", "q22", "q17", "q7w", "q5w"), Queries.ALL.stream()
                 .filter(q -> q.source().equals(Query.NEXMARK)).map(Query::id).collect(Collectors.toSet()));
     }
 
@@ -120,6 +126,7 @@ class E2eJobTest {
         assertTrue(gatun.unavailableReason().isEmpty(), () -> gatun.unavailableReason().get());
         for (Query q : Queries.ALL) {
             TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+            q.config().forEach(tEnv.getConfig()::set);
             gatun.configure(tEnv);
             gatun.forceNative(tEnv);
             q.ddl().statements(10, 1, RowFormat.GENERIC).forEach(tEnv::executeSql);
@@ -133,9 +140,12 @@ class E2eJobTest {
                 assertTrue(decisions.allNative(), q.id() + " is not all native:\n" + plan);
             }
             // the Nexmark table's computed dateTime is a Calc under the WatermarkAssigner: one island with the
-            // query's Calc and the assigner, so no separate decision for it
-            assertEquals(q.source().equals(Query.NEXMARK), decisions.nativeCalcs().stream()
-                    .anyMatch(c -> c.contains(" fused with WatermarkAssigner(")), q.id() + "\n" + plan);
+            // query's Calc and the assigner (a local aggregate's island also absorbs the MiniBatchAssigner
+            // between them), so no separate decision for it
+            assertEquals(q.source().equals(Query.NEXMARK) && !ASSIGNERS_STAY_STOCK.contains(q.id()),
+                    decisions.nativeCalcs().stream()
+                    .anyMatch(c -> c.contains(" fused with WatermarkAssigner(") || c.contains(" and WatermarkAssigner(")),
+                    q.id() + "\n" + plan);
             assertTrue(decisions.watermarkInputCalcs().isEmpty(), q.id() + "\n" + plan);
             assertFalse(EngineConfigurer.STOCK.runsNative(plan));
         }
@@ -155,8 +165,15 @@ class E2eJobTest {
             assertEquals(4, trials.size(), q.id());
             assertEquals(Set.of(false, true), trials.stream().map(Trial::objectReuse).collect(Collectors.toSet()));
             assertTrue(trials.get(0).resultRows() > 0, q.id() + " produced no rows");
+            String plan = Files.readString(plans.resolve(q.id() + "-gatun-reuse-on.txt"));
             assertEquals(!EXPECTED_STOCK_UNDER_FORCE.contains(q.id()),
-                    Files.readString(plans.resolve(q.id() + "-gatun-reuse-on.txt")).contains("NativeCalc("), q.id());
+                    plan.contains("NativeCalc(") || plan.contains("NativeLocalGroupAggregate("), q.id());
+            for (Trial t : trials) {
+                // a two-phase aggregate runs in two tasks (before and after the shuffle), the others in one
+                boolean twoTasks = plan.contains("Exchange(");
+                assertTrue(twoTasks ? t.taskCpuMillis() > t.sourceTaskCpuMillis()
+                        : t.taskCpuMillis() == t.sourceTaskCpuMillis(), q.id() + " " + t);
+            }
             assertNotNull(runner.defaults().get(q.id()), q.id());
             assertTrue(Files.readString(plans.resolve(q.id() + "-gatun-default.txt")).startsWith("default: "));
         }

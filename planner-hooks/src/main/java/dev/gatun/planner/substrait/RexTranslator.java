@@ -193,6 +193,7 @@ public final class RexTranslator {
             case "REPLACE" -> strings(c, "gatun_flink_replace", type, 3);
             case "REGEXP_EXTRACT" -> regexpExtract(c, type);
             case "SPLIT_INDEX" -> splitIndex(c, type);
+            case "DATE_FORMAT" -> dateFormat(c, type);
             case "CONCAT", "||" -> strings(c, "gatun_flink_concat", type, c.getOperands().size());
             case "SUBSTRING", "SUBSTR" -> substring(c, type);
             case "LTRIM" -> trimFunction(c, "gatun_flink_trim_leading", type);
@@ -712,6 +713,31 @@ public final class RexTranslator {
             throw refused(c, "has a pattern that nests too deeply to check; not admitted natively");
         }
         return Literals.string(pattern);
+    }
+
+    /**
+     * DATE_FORMAT(ts, pattern) of a TIMESTAMP: Flink's DateTimeUtils.formatTimestamp in UTC. The
+     * pattern must be a STRING literal: Rust compiles it once per plan and refuses letters it does
+     * not format (native/src/udf/date_format.rs), so the Calc stays on Flink with that reason. A
+     * TIMESTAMP_LTZ (formatted in the session zone) or a STRING first argument stays on Flink too.
+     */
+    private Typed dateFormat(RexCall c, LogicalType type) {
+        List<RexNode> ops = c.getOperands();
+        if (ops.size() != 2) {
+            throw refused(c, "with " + ops.size() + " arguments is not admitted natively");
+        }
+        Typed ts = translate(ops.get(0));
+        if (ts.type.getTypeRoot() != LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
+            throw refused(c, "is not admitted natively (only DATE_FORMAT of a TIMESTAMP is)");
+        }
+        if (!(ops.get(1) instanceof RexLiteral lit) || lit.isNull() || !isString(logical(lit))) {
+            throw refused(c, "is not admitted natively (the pattern must be a STRING literal)");
+        }
+        String pattern = lit.getValueAs(String.class);
+        if (!isValidUtf16(pattern)) {
+            throw refused(c, "has a pattern holding an unpaired surrogate; not admitted natively");
+        }
+        return new Typed(fn("gatun_flink_date_format", type, ts.expr, Literals.string(pattern)), type);
     }
 
     private static boolean isValidUtf16(String s) {
