@@ -19,10 +19,12 @@ public final class TaskCpu {
 
     /** Records the calling thread's CPU time so far under {@code key}; nothing when the key is null. */
     public static void recordCurrentThread(String key) {
-        if (key == null) {
-            return;
+        if (key != null) {
+            record(key, ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
         }
-        long nanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    }
+
+    private static void record(String key, long nanos) {
         BY_KEY.computeIfAbsent(key, k -> new ConcurrentHashMap<>())
                 .merge(Thread.currentThread().threadId(), nanos, Math::max);
     }
@@ -33,8 +35,9 @@ public final class TaskCpu {
      */
     public static void recordSourceThread(String key) {
         if (key != null) {
-            recordCurrentThread(key);
-            recordCurrentThread(sourceKey(key));
+            long nanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            record(key, nanos);
+            record(sourceKey(key), nanos);
         }
     }
 
