@@ -1,7 +1,7 @@
 package dev.gatun.arrow.cdata;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.memory.FaultHook;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeBuffer;
 import dev.gatun.arrow.vector.ValueVector;
@@ -108,7 +108,7 @@ final class ArrayExport {
             }
             Set<NativeBuffer> claimed = Collections.newSetFromMap(new IdentityHashMap<>(2 * owned.size()));
             claimed.addAll(owned);
-            FaultInjection.hit(FaultPoint.EXPORT_ARRAY);
+            FaultHook.hit(FaultPoint.EXPORT_ARRAY);
             batch.completeExport(claimed);
             ArrowArray.release(root, ReleaseUpcall.stub());
             success = true;

@@ -1,7 +1,7 @@
 package dev.gatun.arrow.cdata;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.memory.FaultHook;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.types.Schema;
@@ -66,9 +66,9 @@ public final class ArrowCall {
             MemorySegment out = ArrowArray.allocate(scratch);
             try {
                 CDataExporter.exportBatch(input, in);
-                FaultInjection.hit(FaultPoint.NATIVE_CALL);
+                FaultHook.hit(FaultPoint.NATIVE_CALL);
                 call.invoke(scratch, in, out);
-                FaultInjection.hit(FaultPoint.NATIVE_CALL);
+                FaultHook.hit(FaultPoint.NATIVE_CALL);
                 return importIfFilled(allocator, out, outputSchema);
             } finally {
                 try {
@@ -88,9 +88,9 @@ public final class ArrowCall {
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment out = ArrowArray.allocate(scratch);
             try {
-                FaultInjection.hit(FaultPoint.NATIVE_CALL);
+                FaultHook.hit(FaultPoint.NATIVE_CALL);
                 call.invoke(scratch, out);
-                FaultInjection.hit(FaultPoint.NATIVE_CALL);
+                FaultHook.hit(FaultPoint.NATIVE_CALL);
                 return importIfFilled(allocator, out, outputSchema);
             } finally {
                 ReleaseUpcall.releaseArray(out);

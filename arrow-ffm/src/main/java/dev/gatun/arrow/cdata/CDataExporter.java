@@ -1,7 +1,7 @@
 package dev.gatun.arrow.cdata;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.memory.FaultHook;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.memory.NativeBuffer;
@@ -58,7 +58,7 @@ public final class CDataExporter {
         boolean success = false;
         try {
             export.fillSchema(root, "+s", "", 0, schema.metadata(), schema.fields(), tracking::close);
-            FaultInjection.hit(FaultPoint.EXPORT_SCHEMA);
+            FaultHook.hit(FaultPoint.EXPORT_SCHEMA);
             ArrowSchema.release(root, ReleaseUpcall.stub());
             success = true;
         } finally {

@@ -1,7 +1,7 @@
 package dev.gatun.arrow.cdata;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.memory.FaultHook;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.memory.NativeBuffer;
@@ -84,7 +84,7 @@ public final class CDataImporter {
         }
         boolean success = false;
         try {
-            FaultInjection.hit(FaultPoint.IMPORT);
+            FaultHook.hit(FaultPoint.IMPORT);
             ArrayImporter importer = new ArrayImporter(arena);
             long length = ArrayImporter.checkHeader(struct, "array");
             Field rootField = new Field("", ArrowType.STRUCT, false, schema.fields(), Map.of());

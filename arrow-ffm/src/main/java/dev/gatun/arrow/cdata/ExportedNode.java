@@ -1,6 +1,6 @@
 package dev.gatun.arrow.cdata;
 
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.memory.FaultHook;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeBuffer;
 import dev.gatun.ffm.ReleaseUpcall;
@@ -35,7 +35,7 @@ final class ExportedNode implements ReleaseUpcall.Handler {
     public void release(MemorySegment struct) throws Exception {
         Throwable failure = null;
         try {
-            FaultInjection.hit(FaultPoint.RELEASE);
+            FaultHook.hit(FaultPoint.RELEASE);
         } catch (Throwable t) {
             failure = t;
         }

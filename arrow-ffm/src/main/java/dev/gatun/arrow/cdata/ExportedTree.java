@@ -1,6 +1,6 @@
 package dev.gatun.arrow.cdata;
 
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.memory.FaultHook;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeBuffer;
 import dev.gatun.ffm.ReleaseUpcall;
@@ -74,7 +74,7 @@ final class ExportedTree implements ReleaseUpcall.TreeHandler {
     private Throwable releaseClaimed(int node) {
         Throwable failure = null;
         try {
-            FaultInjection.hit(FaultPoint.RELEASE);
+            FaultHook.hit(FaultPoint.RELEASE);
         } catch (Throwable t) {
             failure = t;
         }

@@ -62,7 +62,7 @@ public final class BatchMemory implements AutoCloseable {
         Allocation grown = allocate(bytes);
         boolean success = false;
         try {
-            FaultInjection.hit(FaultPoint.GROW);
+            FaultHook.hit(FaultPoint.GROW);
             MemorySegment.copy(old.segment(), 0, grown.segment(), 0, keepBytes);
             success = true;
         } finally {

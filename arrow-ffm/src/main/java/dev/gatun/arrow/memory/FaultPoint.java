@@ -1,6 +1,6 @@
 package dev.gatun.arrow.memory;
 
-/** Named points where tests inject failures (see {@link FaultInjection}). */
+/** Named points where tests inject failures (see {@link FaultHook}). */
 public enum FaultPoint {
     /** Before every raw allocation. */
     ALLOCATE,

@@ -126,7 +126,7 @@ public final class NativeAllocator implements AutoCloseable {
      * buffer has no Java view yet; see {@link NativeBuffer#view}.
      */
     public NativeBuffer allocate(long size) {
-        FaultInjection.hit(FaultPoint.ALLOCATE);
+        FaultHook.hit(FaultPoint.ALLOCATE);
         long padded = NativeMemory.paddedSize(size);
         reserve(padded);
         boolean success = false;

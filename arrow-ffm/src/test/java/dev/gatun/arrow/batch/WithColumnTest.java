@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.testing.FaultInjection;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.arrow.types.ArrowType;

@@ -1,6 +1,5 @@
 package dev.gatun.arrow.testing;
 
-import dev.gatun.arrow.memory.FaultInjection;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.ffm.GatunLibrary;
 import dev.gatun.ffm.NativeStats;

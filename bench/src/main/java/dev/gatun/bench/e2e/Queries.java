@@ -109,6 +109,11 @@ public final class Queries {
                             + " SUM(price) AS sum_price"
                             + " FROM bid GROUP BY auction, DATE_FORMAT(`dateTime`, 'yyyy-MM-dd')",
                     AGGREGATE).with(NEXMARK_TABLE_CONFIG),
+            Query.flat("aggflat", "two-phase group aggregate over flat bids (no watermark)", "bid",
+                    "SELECT auction, COUNT(*) AS bids, COUNT(*) FILTER (WHERE price < 10000) AS cheap,"
+                            + " MIN(price) AS min_price, MAX(price) AS max_price, AVG(price) AS avg_price,"
+                            + " SUM(price) AS sum_price FROM bid GROUP BY auction",
+                    AGGREGATE).with(NEXMARK_TABLE_CONFIG),
             Query.nexmark("q7w", "Nexmark q7's window part: TUMBLE 10 s MAX(price) per auction",
                     "SELECT auction, window_start, window_end, MAX(price) AS max_price"
                             + " FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '10' SECOND))"

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gatun.arrow.batch.RecordBatch;
-import dev.gatun.arrow.memory.FaultInjection;
+import dev.gatun.arrow.testing.FaultInjection;
 import dev.gatun.arrow.memory.FaultPoint;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.testing.LeakCheckExtension;

@@ -1,13 +1,14 @@
-package dev.gatun.arrow.memory;
+package dev.gatun.arrow.testing;
 
+import dev.gatun.arrow.memory.FaultHook;
+import dev.gatun.arrow.memory.FaultPoint;
 import java.util.Objects;
 
 /**
- * Test hook: production code calls {@link #hit} at each {@link FaultPoint}; a test installs an
- * injector that throws at the point it wants to exercise. When nothing is installed a hit is one
- * volatile read of null.
+ * The tests' {@link FaultHook} (registered in this test jar's META-INF/services): a test installs
+ * an injector that throws at the point it wants to exercise, and clears it afterwards.
  */
-public final class FaultInjection {
+public final class FaultInjection implements FaultHook {
     /** Decides, at each point, whether to fail (by throwing). */
     @FunctionalInterface
     public interface Injector {
@@ -23,9 +24,11 @@ public final class FaultInjection {
 
     private static volatile Injector injector;
 
-    private FaultInjection() {}
+    /** For {@link java.util.ServiceLoader}. */
+    public FaultInjection() {}
 
-    public static void hit(FaultPoint point) {
+    @Override
+    public void onHit(FaultPoint point) {
         Injector current = injector;
         if (current != null) {
             current.onHit(point);
