@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.CommitSinkFactory;
+import dev.gatun.planner.testing.FailOnceFunction;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
 import dev.gatun.planner.testing.SharedMiniCluster;
@@ -31,7 +32,7 @@ class FaultToleranceTest {
     private static final long FAIL_AT = 1200;
 
     /** Where the one failure is injected. */
-    private enum Failure { NONE, SOURCE, SINK }
+    private enum Failure { NONE, SOURCE, SINK, GLOBAL_AGGREGATE }
 
     /** Runs {@code insert} into table {@code sink_t} ({@code sinkColumns}); returns the committed rows. */
     private static List<String> run(boolean nativeEnabled, Failure failure, String sinkColumns, String insert)
@@ -95,15 +96,25 @@ class FaultToleranceTest {
         tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (k INT, c BIGINT, total BIGINT, top BIGINT, mean BIGINT) "
                 + (failure == Failure.SINK ? CommitSinkFactory.withFailure("sink-" + run, FAIL_AT / 10)
                         : CommitSinkFactory.with("sink-" + run)));
-        String insert = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v2), MAX(v2) FILTER (WHERE MOD(id, 2) = 0), AVG(v2)"
-                + " FROM (SELECT id, k, v * 2 AS v2 FROM src WHERE v > 0) GROUP BY k";
+        String aggregate = "SELECT k, COUNT(*) AS c, SUM(v2) AS total, MAX(v2) FILTER (WHERE MOD(id, 2) = 0) AS top,"
+                + " AVG(v2) AS mean FROM (SELECT id, k, v * 2 AS v2 FROM src WHERE v > 0) GROUP BY k";
+        // the global aggregate's task fails: a function chained right after it throws once
+        tEnv.createTemporarySystemFunction("FAIL_ONCE", FailOnceFunction.class);
+        String insert = failure == Failure.GLOBAL_AGGREGATE
+                ? "INSERT INTO sink_t SELECT k, FAIL_ONCE(c, '" + run + "', " + FAIL_AT / 10 + "), total, top, mean FROM ("
+                        + aggregate + ")"
+                : "INSERT INTO sink_t " + aggregate;
         if (nativeEnabled) {
             String plan = Gatun.explain(tEnv, insert);
-            assertTrue(plan.contains("native: LocalGroupAggregate(") && !plan.contains("stock ("), plan);
+            // only the Calc with the failing function stays on Flink
+            assertTrue(plan.contains("native: LocalGroupAggregate(") && plan.lines().filter(l -> l.startsWith("stock ("))
+                    .allMatch(l -> l.contains("FAIL_ONCE")), plan);
         }
         tEnv.executeSql(insert).await();
         assertEquals(failure == Failure.SOURCE, PacedSourceFactory.failed("src-" + run), "the source failure happened");
         assertEquals(failure == Failure.SINK, CommitSinkFactory.failed("sink-" + run), "the sink failure happened");
+        assertEquals(failure == Failure.GLOBAL_AGGREGATE, FailOnceFunction.failed(run),
+                "the global aggregate's failure happened");
         assertTrue(CommitSinkFactory.committedByCheckpoint("sink-" + run).size() > 1, "committed over several checkpoints");
         return PlannerModesTest.materialize(CommitSinkFactory.committed("sink-" + run));
     }
@@ -114,6 +125,8 @@ class FaultToleranceTest {
         assertFalse(stock.isEmpty());
         assertEquals(stock, runLocalAggregate(true, Failure.SOURCE), "source failure: none lost, none twice");
         assertEquals(stock, runLocalAggregate(true, Failure.SINK), "sink failure: none lost, none twice");
+        assertEquals(stock, runLocalAggregate(true, Failure.GLOBAL_AGGREGATE),
+                "failure in the global aggregate's task: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
 
