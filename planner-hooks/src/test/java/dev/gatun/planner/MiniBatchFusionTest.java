@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.rewrite.CostRule;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.testing.CollectSinkFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
@@ -14,6 +15,7 @@ import dev.gatun.planner.testing.TestRowsFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.util.ExceptionUtils;
@@ -92,6 +94,24 @@ class MiniBatchFusionTest {
             assertTrue(ExceptionUtils.findThrowableWithMessage(e, expected).isPresent(),
                     (nativeEnabled ? "gatun: " : "stock: ") + ExceptionUtils.stringifyException(e));
         }
+    }
+
+    @Test
+    void theCostRuleUsesTheAggregateFiguresAndSaysWhy() {
+        String with = TestRowsFactory.register(WatermarkFusionTest.events(10, 1, false));
+        double measured = CostRule.measured(CostRule.AggregatePlanning.ABSORBED_ASSIGNERS, false);
+        String above = String.format(Locale.ROOT, "%.2f", measured + 0.01);
+        TableEnvironment tEnv = WatermarkFusionTest.env(true, with, settings(Map.of("gatun.cost.min-speedup", above)));
+        tEnv.getConfig().set("gatun.native.force", "false");
+        String plan = Gatun.explain(tEnv, AGGREGATE);
+        assertTrue(plan.contains(String.format(Locale.ROOT, "cost rule: a local aggregate with its Calc and the"
+                + " assigners under it measured %.2fx stock with pipeline.object-reuse=false, below"
+                + " gatun.cost.min-speedup=%s", measured, above)), plan);
+        tEnv = WatermarkFusionTest.env(true, with, MINI_BATCH);
+        tEnv.getConfig().set("gatun.native.force", "false");
+        plan = Gatun.explain(tEnv, AGGREGATE);
+        assertTrue(plan.contains("FusedMiniBatchAssigner(") && plan.contains("native: LocalGroupAggregate("),
+                "native by default (" + measured + "x measured): " + plan);
     }
 
     @Test

@@ -31,6 +31,9 @@ import org.apache.flink.table.api.TableConfig;
  *       {@code gatun.cost.min-speedup}. A shape without a measurement goes native.
  * </ul>
  *
+ * <p>A native local aggregate is looked up the same way in {@link #AGGREGATE}, by what its island
+ * absorbs.
+ *
  * <p>The measurements are the only thresholds of the rule and live here, in one place.
  */
 public final class CostRule {
@@ -213,6 +216,50 @@ public final class CostRule {
                     measured.getAsDouble(), setting, minSpeedup);
         }
         return null;
+    }
+
+    /**
+     * The measured speedups of a native local aggregate (stock ÷ Gatun total task CPU of the job,
+     * every task thread: the local phase and the global aggregate after the shuffle), by what the
+     * island absorbs. From {@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --reuse
+     * off,on --queries q17,aggflat} (2-core VM, JDK 25, run of 2026-12-02 17:02 UTC, while two other
+     * builds ran; median over trial pairs). ABSORBED_ASSIGNERS: Nexmark q17 (the island also absorbs
+     * the mini-batch and watermark assigners and the computed-column Calc, and reads the wide event
+     * rows in place), 2.82 / 2.24. PLAIN: aggflat, a group aggregate over flat rows with ~1 group per
+     * 5 rows, where the global phase does most of the work on both engines, 1.40 / 1.29.
+     */
+    static final Map<AggregatePlanning, Speedup> AGGREGATE = Map.of(
+            AggregatePlanning.ABSORBED_ASSIGNERS, new Speedup(2.82, 2.24),
+            AggregatePlanning.PLAIN, new Speedup(1.40, 1.29));
+
+    /** How a native local aggregate is planned, as far as the measurements tell them apart. */
+    public enum AggregatePlanning {
+        /** The local aggregate and the Calc under it. */
+        PLAIN("with its Calc"),
+        /** Also the mini-batch and watermark assigners and the computed-column Calc under them. */
+        ABSORBED_ASSIGNERS("with its Calc and the assigners under it");
+
+        private final String description;
+
+        AggregatePlanning(String description) {
+            this.description = description;
+        }
+    }
+
+    /** The measured speedup of a native local aggregate planned as {@code planning}. */
+    public static double measured(AggregatePlanning planning, boolean objectReuse) {
+        return AGGREGATE.get(planning).under(objectReuse);
+    }
+
+    /** Null when the local aggregate should go native, else the reason it stays on Flink. */
+    public String aggregateRejection(AggregatePlanning planning) {
+        double measured = measured(planning, objectReuse);
+        if (force || measured >= minSpeedup) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "cost rule: a local aggregate %s measured %.2fx stock with"
+                + " pipeline.object-reuse=%s, below gatun.cost.min-speedup=%.2f (gatun.native.force=true overrides)",
+                planning.description, measured, objectReuse, minSpeedup);
     }
 
     static Shape shape(List<RexNode> projections, RexNode condition, boolean selectsOnly) {

@@ -166,6 +166,12 @@ public final class LocalAggregateAdmission {
         } catch (NativeException e) {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
+        // after the native check, so that an aggregate the cost rule rejects still names what would stop it natively
+        String rejection = new CostRule(config).aggregateRejection(miniBatchMillis > 0
+                ? CostRule.AggregatePlanning.ABSORBED_ASSIGNERS : CostRule.AggregatePlanning.PLAIN);
+        if (rejection != null) {
+            throw new NotAdmittedException(rejection);
+        }
         return new NativeCalcSpec(plan, inputType, readPaths, outputType, true, config.get(GatunOptions.BATCH_ROWS),
                 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, false, bundle, miniBatchMillis);
     }
