@@ -4,7 +4,8 @@ import dev.gatun.bench.probe.TaskCpu;
 import dev.gatun.bench.e2e.BlackholeSinkFactory;
 import dev.gatun.bench.e2e.E2eRunner;
 import dev.gatun.bench.e2e.Checksums;
-import dev.gatun.bench.nexmark.NexmarkEventSourceFactory;
+import dev.gatun.bench.e2e.Queries;
+import dev.gatun.bench.e2e.Query;
 import dev.gatun.bench.rows.RowFormat;
 import dev.gatun.ffm.GatunLibrary;
 import dev.gatun.planner.Gatun;
@@ -16,30 +17,31 @@ import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.api.TableEnvironment;
 
 /**
- * The main job behind {@code bin/gatun demo}: stateless Nexmark queries over the benchmark's event
- * stream on an embedded cluster, each planned by {@code Gatun.enable} alone (no force switch: the
- * cost rule decides) and run on stock Flink and on Gatun. It prints Gatun's EXPLAIN decision,
- * checks that both engines give the same rows (order-independent checksum), and compares them
- * after a warm-up over a few alternating trials: rows/s and the task thread's CPU time, whose
- * ratio is the figure the benchmarks report. Optional argument: events per run (default 1,000,000).
+ * The main job behind {@code bin/gatun demo}: Nexmark queries over the benchmark's event stream on
+ * an embedded cluster (stateless ones, then q17's two-phase group aggregate under the benchmark's
+ * mini-batch settings), each planned by {@code Gatun.enable} alone (no force switch: the cost rule
+ * decides) and run on stock Flink and on Gatun. It prints Gatun's EXPLAIN decision, checks that
+ * both engines give the same result (order-independent checksum of what the changelog leaves), and
+ * compares them after a warm-up over a few alternating trials: rows/s and the CPU time of every task
+ * thread, whose ratio is the figure the benchmarks report. Optional argument: events per run (default 1,000,000).
  */
 public final class MainJob {
     private static final int WARMUPS = 1;
     private static final int TRIALS = 3;
 
-    private static final List<String[]> QUERIES = List.of(
-            new String[] {"q1 currency", "SELECT auction, bidder, 0.908 * price AS price, `dateTime`, extra FROM bid"},
-            new String[] {"q2 selection", "SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0"},
-            new String[] {"q21 channel id", "SELECT auction, bidder, price, channel, CASE WHEN lower(channel) = 'apple'"
-                    + " THEN '0' WHEN lower(channel) = 'google' THEN '1' WHEN lower(channel) = 'facebook' THEN '2'"
-                    + " WHEN lower(channel) = 'baidu' THEN '3' ELSE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2)"
-                    + " END AS channel_id FROM bid WHERE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) IS NOT NULL"
-                    + " OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')"},
-            new String[] {"q22 url directories", "SELECT auction, bidder, price, channel, SPLIT_INDEX(url, '/', 3) AS dir1,"
-                    + " SPLIT_INDEX(url, '/', 4) AS dir2, SPLIT_INDEX(url, '/', 5) AS dir3 FROM bid"},
-            new String[] {"strings+case", "SELECT auction, UPPER(channel) AS channel, CASE WHEN price < 10000"
-                    + " THEN 'small' WHEN price < 1000000 THEN 'medium' ELSE 'large' END AS band,"
-                    + " CHAR_LENGTH(url) AS url_length FROM bid WHERE channel LIKE '%o%'"});
+    /** The README's strings query, over the Nexmark bid view. */
+    private static final Query STRINGS_AND_CASE = Queries.nexmark("strings+case", "strings+case",
+            "SELECT auction, UPPER(channel) AS channel, CASE WHEN price < 10000 THEN 'small' WHEN price < 1000000"
+                    + " THEN 'medium' ELSE 'large' END AS band, CHAR_LENGTH(url) AS url_length FROM bid"
+                    + " WHERE channel LIKE '%o%'");
+
+    /** The benchmark's Nexmark queries the demo shows: stateless ones, then q17's two-phase group aggregate. */
+    private static List<Query> queries() {
+        List<Query> out = new ArrayList<>(Queries.select("q1,q2,q21,q22"));
+        out.add(STRINGS_AND_CASE);
+        out.addAll(Queries.select("q17"));
+        return out;
+    }
 
     private MainJob() {}
 
@@ -49,8 +51,8 @@ public final class MainJob {
                         + " alternating trials per engine, Flink's defaults (object reuse off)%n",
                 Runtime.version(), GatunLibrary.path(), GatunLibrary.abiVersion(), events, WARMUPS, TRIALS);
         boolean allEqual = true;
-        for (String[] query : QUERIES) {
-            allEqual &= compare(query[0], query[1], events);
+        for (Query query : queries()) {
+            allEqual &= compare(query, events);
         }
         System.out.println("\nnative live handles after the runs: " + GatunLibrary.stats().liveHandles());
         if (!allEqual) {
@@ -58,16 +60,18 @@ public final class MainJob {
         }
     }
 
-    private static boolean compare(String name, String sql, long events) throws Exception {
-        System.out.println("\n=== " + name + ": " + sql);
-        String explain = gatunDecisions(sql, events);
+    private static boolean compare(Query query, long events) throws Exception {
+        String name = query.id();
+        System.out.println("\n=== " + query.title() + (query.config().isEmpty() ? "" : " " + query.config()) + ":\n"
+                + query.sql());
+        String explain = gatunDecisions(query, events);
         System.out.println(explain);
         List<Run> stock = new ArrayList<>();
         List<Run> gatun = new ArrayList<>();
         for (int i = 0; i < WARMUPS + TRIALS; i++) {
             boolean gatunFirst = i % 2 == 1;
-            Run a = run(sql, events, gatunFirst, name + "/" + i);
-            Run b = run(sql, events, !gatunFirst, name + "/" + i);
+            Run a = run(query, events, gatunFirst, name + "/" + i);
+            Run b = run(query, events, !gatunFirst, name + "/" + i);
             if (i >= WARMUPS) {
                 (gatunFirst ? gatun : stock).add(a);
                 (gatunFirst ? stock : gatun).add(b);
@@ -95,31 +99,33 @@ public final class MainJob {
         return new Run(mid.checksum, rates.get(rates.size() / 2), mid.cpuMillis);
     }
 
-    /** Gatun's decisions for the query's Calcs, as EXPLAIN prints them (no force switch). */
-    private static String gatunDecisions(String sql, long events) {
-        TableEnvironment tEnv = environment(true, events);
-        String explain = Gatun.explain(tEnv, sql);
+    /** Gatun's decisions for the query's islands, as EXPLAIN prints them (no force switch). */
+    private static String gatunDecisions(Query query, long events) {
+        TableEnvironment tEnv = environment(query, true, events, null);
+        String explain = Gatun.explain(tEnv, query.sql());
         return explain.substring(explain.indexOf("== Gatun ==")).strip();
     }
 
     private record Run(Checksums.Checksum checksum, double rowsPerSecond, long cpuMillis) {}
 
-    private static TableEnvironment environment(boolean gatun, long events) {
+    /** A fresh environment with the query's table settings and tables; sources report task CPU under {@code key}. */
+    private static TableEnvironment environment(Query query, boolean gatun, long events, String key) {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.getConfig().set("parallelism.default", "1");
+        query.config().forEach(tEnv.getConfig()::set);
         if (gatun && !Gatun.enable(tEnv)) {
             throw new IllegalStateException("Gatun could not load its native library in this JVM");
         }
-        for (String ddl : NexmarkEventSourceFactory.ddl(events, NexmarkEventSourceFactory.EVENTS_PER_SECOND
-                .defaultValue(), RowFormat.GENERIC)) {
+        for (String ddl : query.ddl().statements(events, 0, RowFormat.GENERIC, key)) {
             tEnv.executeSql(ddl);
         }
         return tEnv;
     }
 
-    private static Run run(String sql, long events, boolean gatun, String name) throws Exception {
-        TableEnvironment tEnv = environment(gatun, events);
+    private static Run run(Query query, long events, boolean gatun, String name) throws Exception {
         String key = "demo/" + name + "/" + (gatun ? "gatun" : "stock");
+        TableEnvironment tEnv = environment(query, gatun, events, key);
+        String sql = query.sql();
         tEnv.createTemporaryTable("sink", TableDescriptor.forConnector(BlackholeSinkFactory.IDENTIFIER)
                 .schema(E2eRunner.sinkSchema(tEnv.sqlQuery(sql).getResolvedSchema()))
                 .option(BlackholeSinkFactory.KEY, key)

@@ -28,7 +28,7 @@ public final class Queries {
      * The public Nexmark configuration's table settings for its stateful queries: mini-batch on
      * (which makes Flink plan group aggregates in two phases) and distinct aggregates split.
      */
-    static final Map<String, String> NEXMARK_TABLE_CONFIG = Map.of(
+    public static final Map<String, String> NEXMARK_TABLE_CONFIG = Map.of(
             "table.exec.mini-batch.enabled", "true",
             "table.exec.mini-batch.allow-latency", "2s",
             "table.exec.mini-batch.size", "50000",
@@ -126,6 +126,11 @@ public final class Queries {
                     AGGREGATE).with(NEXMARK_TABLE_CONFIG));
 
     private Queries() {}
+
+    /** A query over the Nexmark views without a target (the demo's own). */
+    public static Query nexmark(String id, String title, String sql) {
+        return Query.nexmark(id, title, sql, new Query.CpuTargets(Double.NaN, Double.NaN, Double.NaN));
+    }
 
     /** {@code all} or a comma-separated list of ids. */
     public static List<Query> select(String ids) {

@@ -28,7 +28,7 @@ public record Query(String id, String title, String source, Ddl ddl, String sql,
     }
 
     /** This query with {@code options} set in its table configuration (both engines). */
-    Query with(Map<String, String> options) {
+    public Query with(Map<String, String> options) {
         Map<String, String> all = new java.util.LinkedHashMap<>(config);
         all.putAll(options);
         return new Query(id, title, source, ddl, sql, targets, all);
@@ -76,7 +76,7 @@ public record Query(String id, String title, String source, Ddl ddl, String sql,
      * A query of the Nexmark benchmark over its views ({@code person}, {@code auction}, {@code bid})
      * of the wide event table; the seed does not apply (events are seeded by their id).
      */
-    static Query nexmark(String id, String title, String sql, CpuTargets targets) {
+    public static Query nexmark(String id, String title, String sql, CpuTargets targets) {
         return new Query(id, title, NEXMARK, (rows, seed, format, cpuKey) -> NexmarkEventSourceFactory.ddl(rows,
                 Nexmark.DEFAULT_EVENTS_PER_SECOND, format, cpuKey), sql, targets);
     }
