@@ -307,7 +307,9 @@ public final class ParityQueries {
                 stock("depends on table.local-time-zone", "SELECT id, CAST(ltz AS DATE), CAST(ltz AS STRING) FROM ty"),
                 stock("depends on table.local-time-zone", "SELECT id, EXTRACT(HOUR FROM ltz), EXTRACT(DAY FROM ltz) FROM ty"),
                 stock("depends on table.local-time-zone", "SELECT id, FLOOR(ltz TO HOUR), CEIL(ltz TO DAY) FROM ty"),
-                stock("has no native translation", "SELECT id, DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm') FROM ty"),
+                n("SELECT id, DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm'), DATE_FORMAT(ts6, 'yyyyMMddHHmmss.SSSSSS') FROM ty"),
+                stock("the pattern letters 'EEE' are not admitted natively", "SELECT id, DATE_FORMAT(ts, 'EEE') FROM ty"),
+                stock("only DATE_FORMAT of a TIMESTAMP is", "SELECT id, DATE_FORMAT(ltz, 'yyyy-MM-dd') FROM ty"),
                 stock("has no native translation", "SELECT id, TO_TIMESTAMP_LTZ(bi, 3) FROM ty WHERE bi > 0"));
     }
 }
