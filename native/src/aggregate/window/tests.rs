@@ -38,7 +38,10 @@ fn window_start_rounds_towards_negative_infinity_like_flink() {
         (-999, [-1000, -1700, -1300]),
         (-1000, [-1000, -1700, -1300]),
         (-1001, [-2000, -1700, -1300]),
-        (1_700_000_000_123, [1_700_000_000_000, 1_699_999_999_300, 1_699_999_999_700]),
+        (
+            1_700_000_000_123,
+            [1_700_000_000_000, 1_699_999_999_300, 1_699_999_999_700],
+        ),
         (-86_400_001, [-86_401_000, -86_400_700, -86_400_300]),
     ];
     for &(t, [plain, plus, minus]) in cases {
@@ -114,7 +117,10 @@ fn shift_into_the_session_zone_like_flink() {
     assert_eq!(la.to_utc(1_730_624_400_000).unwrap(), 1_730_595_600_000);
     assert_eq!(la.to_utc(-5_000_000_000_000).unwrap(), -5_000_028_378_000);
     assert_eq!(la.to_utc(i64::MAX).unwrap(), i64::MAX);
-    assert!(sh.to_utc(i64::MAX - 1).is_err(), "overflow is an error, as in java.time");
+    assert!(
+        sh.to_utc(i64::MAX - 1).is_err(),
+        "overflow is an error, as in java.time"
+    );
 }
 
 #[test]
@@ -131,8 +137,16 @@ fn wall_clock_to_instant_and_timer_like_flink() {
     ];
     let zone = los_angeles();
     for &(local, epoch, timer) in la {
-        assert_eq!(zone.to_epoch(local).unwrap(), epoch, "toEpochMills({local})");
-        assert_eq!(zone.to_epoch_for_timer(local).unwrap(), timer, "forTimer({local})");
+        assert_eq!(
+            zone.to_epoch(local).unwrap(),
+            epoch,
+            "toEpochMills({local})"
+        );
+        assert_eq!(
+            zone.to_epoch_for_timer(local).unwrap(),
+            timer,
+            "forTimer({local})"
+        );
     }
     let sh = shanghai();
     for (local, epoch) in [
@@ -151,21 +165,49 @@ fn next_trigger_points_like_flink() {
     let cases: &[(ShiftZone, i64, i64, i64)] = &[
         (ShiftZone::utc(), 1, 3_600_000, 3_599_999),
         (ShiftZone::utc(), 1, 86_400_000, 86_399_999),
-        (ShiftZone::utc(), 1_710_034_200_000, 86_400_000, 1_710_115_199_999),
+        (
+            ShiftZone::utc(),
+            1_710_034_200_000,
+            86_400_000,
+            1_710_115_199_999,
+        ),
         (shanghai(), 1_710_034_200_000, 86_400_000, 1_710_115_199_999),
         (los_angeles(), 1, 86_400_000, 28_799_999),
         (los_angeles(), 5_000, 3_600_000, 3_599_999),
-        (los_angeles(), 1_710_034_200_000, 86_400_000, 1_710_057_599_999),
-        (los_angeles(), 1_710_037_800_000, 3_600_000, 1_710_039_599_999),
-        (los_angeles(), 1_730_597_400_000, 86_400_000, 1_730_617_199_999),
+        (
+            los_angeles(),
+            1_710_034_200_000,
+            86_400_000,
+            1_710_057_599_999,
+        ),
+        (
+            los_angeles(),
+            1_710_037_800_000,
+            3_600_000,
+            1_710_039_599_999,
+        ),
+        (
+            los_angeles(),
+            1_730_597_400_000,
+            86_400_000,
+            1_730_617_199_999,
+        ),
     ];
     for (zone, watermark, interval, next) in cases {
         let mut t = FlushTrigger::new(zone.clone(), *interval);
         t.on_watermark(*watermark).unwrap();
         // one below the next trigger point is ignored, the point itself is looked at
         t.buffered(-10 * 86_400_000);
-        assert!(!t.on_watermark(next - 1).unwrap(), "{} {watermark} {interval}", zone.name());
-        assert!(t.on_watermark(*next).unwrap(), "{} {watermark} {interval}", zone.name());
+        assert!(
+            !t.on_watermark(next - 1).unwrap(),
+            "{} {watermark} {interval}",
+            zone.name()
+        );
+        assert!(
+            t.on_watermark(*next).unwrap(),
+            "{} {watermark} {interval}",
+            zone.name()
+        );
     }
 }
 
@@ -175,20 +217,32 @@ fn the_buffer_leaves_when_its_earliest_slice_fired() {
     assert!(!t.on_watermark(0).unwrap(), "watermarks start above 0");
     t.buffered(2000);
     t.buffered(3000);
-    assert!(!t.on_watermark(500).unwrap(), "slice 2000 has not fired at 500");
+    assert!(
+        !t.on_watermark(500).unwrap(),
+        "slice 2000 has not fired at 500"
+    );
     // next trigger point 999: 1998 looks, slice 2000 fires at its last ms, 1999
     assert!(!t.on_watermark(1998).unwrap());
-    assert!(!t.on_watermark(1998).unwrap(), "not above the current watermark");
+    assert!(
+        !t.on_watermark(1998).unwrap(),
+        "not above the current watermark"
+    );
     // the next trigger point is now 1999
     assert!(t.on_watermark(1999).unwrap());
     t.emitted();
     t.buffered(500); // a late row
-    assert!(!t.on_watermark(2500).unwrap(), "below the trigger point 2999: not looked at");
+    assert!(
+        !t.on_watermark(2500).unwrap(),
+        "below the trigger point 2999: not looked at"
+    );
     assert!(t.on_watermark(3000).unwrap());
     t.emitted();
     assert!(!t.on_watermark(i64::MAX).unwrap(), "nothing buffered");
     t.buffered(7000);
-    assert!(!t.on_watermark(i64::MAX).unwrap(), "not above the current watermark");
+    assert!(
+        !t.on_watermark(i64::MAX).unwrap(),
+        "not above the current watermark"
+    );
 }
 
 #[test]

@@ -31,8 +31,8 @@ enum Local {
     Normal(i64),
     /// A gap (clocks jumped forward at the transition): offset before, offset after.
     Gap(i64, i64),
-    /// An overlap (clocks went back): offset before (the earlier instant), offset after.
-    Overlap(i64, i64),
+    /// An overlap (clocks went back): the offset before, which gives the earlier instant.
+    Overlap(i64),
 }
 
 impl ShiftZone {
@@ -113,7 +113,7 @@ impl ShiftZone {
         } else if after > before {
             Local::Gap(before, after)
         } else {
-            Local::Overlap(before, after)
+            Local::Overlap(before)
         }
     }
 
@@ -140,7 +140,7 @@ impl ShiftZone {
             return Ok(local);
         }
         let instant = match self.local(local) {
-            Local::Normal(o) | Local::Overlap(o, _) => local.checked_sub(o),
+            Local::Normal(o) | Local::Overlap(o) => local.checked_sub(o),
             Local::Gap(before, after) => local
                 .checked_add(after - before)
                 .and_then(|l| l.checked_sub(after)),

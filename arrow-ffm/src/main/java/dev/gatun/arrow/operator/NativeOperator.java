@@ -211,6 +211,18 @@ public final class NativeOperator implements AutoCloseable {
     }
 
     /**
+     * A watermark reached the operator (after every batch before it): what it must emit before the
+     * watermark passes on, per its kind's rule (a local group aggregate: everything; a local window
+     * aggregate: its groups when Flink's window buffer would flush them), which the caller closes, or
+     * {@code null} when nothing leaves (always for a Calc).
+     */
+    public RecordBatch advance(long watermark) {
+        MemorySegment live = requireOpen();
+        return ArrowCall.receive(allocator, (scratch, out) -> GatunNative.operatorAdvance(live, watermark, out),
+                () -> outputSchema);
+    }
+
+    /**
      * The bytes the native operator keeps between calls (a local aggregate's groups and accumulators;
      * always 0 for a Calc): native memory the allocator does not see, for the memory budget.
      */
