@@ -29,6 +29,8 @@ import org.apache.flink.table.types.logical.RowType;
  * @param bundleRows 0 for a Calc island; for a local-aggregate island (the Substrait plan is then a
  *     {@code Plan} with one {@code AggregateRel}) the rows of one bundle, {@code table.exec.mini-batch.size}:
  *     the island emits its groups after that many input rows, as Flink's local aggregate does
+ * @param window null, or for a local window-aggregate island (its plan carries the window; it has no
+ *     bundle) the window as EXPLAIN prints it; absent in plans compiled before it existed
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -45,7 +47,8 @@ public record NativeCalcSpec(
         @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps,
         @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
         @JsonProperty("assignsWatermarks") boolean assignsWatermarks,
-        @JsonProperty("bundleRows") long bundleRows) implements Serializable {
+        @JsonProperty("bundleRows") long bundleRows,
+        @JsonProperty("window") String window) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -59,6 +62,24 @@ public record NativeCalcSpec(
         if (bundleRows < 0) {
             throw new IllegalArgumentException("bundleRows must not be negative: " + bundleRows);
         }
+        if (window != null && bundleRows != 0) {
+            throw new IllegalArgumentException("a local window aggregate has no bundle: " + bundleRows);
+        }
+    }
+
+    /** A local-aggregate island with {@code bundleRows} (0 for a window aggregate, see {@link #withWindow}). */
+    public NativeCalcSpec(byte[] substraitPlan, RowType inputType, List<int[]> readPaths, RowType outputType,
+                          boolean insertOnlyInput, int batchRows, long latencyMillis, boolean nanosecondTimestamps,
+                          boolean flinkRowsExit, boolean assignsWatermarks, long bundleRows) {
+        this(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows, latencyMillis,
+                nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, null);
+    }
+
+    /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
+    public NativeCalcSpec withWindow(String summary) {
+        return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0,
+                Objects.requireNonNull(summary, "window"));
     }
 
     /** A Calc island (projections and filter). */
@@ -70,9 +91,9 @@ public record NativeCalcSpec(
                 latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0);
     }
 
-    /** Whether the island is a local aggregate (its kernel keeps groups across batches). */
+    /** Whether the island is a local (group or window) aggregate (its kernel keeps groups across batches). */
     public boolean localAggregate() {
-        return bundleRows > 0;
+        return bundleRows > 0 || window != null;
     }
 
     /** The native operator kind of the island. */
@@ -97,7 +118,9 @@ public record NativeCalcSpec(
             sb.append(", watermarks");
         }
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
-        if (localAggregate()) {
+        if (window != null) {
+            sb.append(", window=").append(window);
+        } else if (localAggregate()) {
             sb.append(", bundle=").append(bundleRows);
         }
         return sb.append(", batch=").append(batchRows).toString();
@@ -126,7 +149,7 @@ public record NativeCalcSpec(
                 && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
-                && bundleRows == s.bundleRows
+                && bundleRows == s.bundleRows && Objects.equals(window, s.window)
                 && pathsEqual(readPaths, s.readPaths);
     }
 
