@@ -210,7 +210,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     private void advance(long watermark) {
         flush();
         if (spec.localAggregate()) {
-            emitGroups(() -> kernel.advance(watermark), false);
+            emitGroups(() -> kernel.advance(writer, watermark), false);
         }
     }
 

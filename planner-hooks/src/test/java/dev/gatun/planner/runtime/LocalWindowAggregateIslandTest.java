@@ -126,6 +126,19 @@ class LocalWindowAggregateIslandTest {
     }
 
     @Test
+    void watermarksBeforeTheFirstRowSetTheTriggerPointsToo() throws Exception {
+        NativeCalcSpec spec = spec();
+        var h = harness(spec);
+        h.processWatermark(new Watermark(1_000));
+        h.processWatermark(new Watermark(2_000)); // the next trigger point is now 2999
+        h.processElement(row(1, 5, "x", 100)); // late, slice 1000
+        h.processWatermark(new Watermark(2_500));
+        assertEquals(List.of("W1000", "W2000", "W2500"), output(h, spec));
+        h.processWatermark(new Watermark(2_999));
+        assertEquals(List.of("W1000", "W2000", "W2500", "[x, 1, 5, 1000]", "W2999"), output(h, spec));
+    }
+
+    @Test
     void theGroupsLeaveBeforeTheCheckpointBarrierAndAtTheEndOfInput() throws Exception {
         NativeCalcSpec spec = spec();
         var h = harness(spec);
