@@ -47,8 +47,9 @@ public final class NativeOperator implements AutoCloseable {
         /** Projections and an optional filter, optionally preceded by watermark assignment. */
         CALC(GatunNative.OPERATOR_CALC),
         /**
-         * Flink's local (pre-shuffle) group aggregate with the Calc below it: {@link #process} folds
-         * each batch into its groups and returns nothing, {@link #flush} emits one row per group.
+         * Flink's local (pre-shuffle) group or window aggregate with the Calc below it: {@link #process}
+         * folds each batch into its groups and returns nothing (unless a bundle ended), {@link #flush}
+         * emits one row per group, {@link #advance} what must leave before a watermark.
          */
         LOCAL_AGGREGATE(GatunNative.OPERATOR_LOCAL_AGGREGATE);
 
