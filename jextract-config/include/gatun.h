@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 6
+#define GATUN_ABI_VERSION 7
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -169,6 +169,15 @@ typedef struct GatunWatermarkProgress {
  * batch into the groups and writes output only when bundles ended in it (the groups of
  * each, in order, every time that many rows reached the aggregate past the filter);
  * gatun_operator_flush emits one row per group and starts over.
+ * A local WINDOW aggregate (Flink's local phase of a two-phase window aggregate over a
+ * TUMBLE, HOP or CUMULATE window on event time) has the AggregateRel's
+ * advanced_extension.enhancement, an Any of type "type.gatun.dev/gatun.WindowSlicing"
+ * (message in native/src/ops/local_aggregate/window_plan.rs: window kind, size, step,
+ * offset, the rowtime's input column and the session zone's offset transitions for
+ * TIMESTAMP_LTZ rowtimes) and no bundle size: each row (past the filter) is assigned to
+ * a slice as Flink's SliceAssigners do (a NULL rowtime is GATUN_ERR_EXECUTION with
+ * Flink's message), the slice end is grouped on after the keys and emitted last as the
+ * BIGINT "$slice_end"; its groups leave on gatun_operator_advance and _flush.
  *
  * input_schema: the input batches' struct ("+s") schema; borrowed for the call. A
  * top-level Int8 field "__gatun_row_kind" is the row-kind sidecar: never referenced
@@ -227,6 +236,19 @@ int32_t gatun_operator_process(GatunOperator* op, struct ArrowArray* input,
  */
 int32_t gatun_operator_flush(GatunOperator* op, struct ArrowArray* output,
                              char* err_buf, size_t err_cap);
+
+/*
+ * A watermark reached the operator, after every batch before it: emits what the kind must
+ * emit before the watermark passes on; output (caller-allocated, release NULL on entry) is
+ * written only when there are rows. GATUN_OPERATOR_LOCAL_AGGREGATE without a window:
+ * everything (as gatun_operator_flush; Flink's local group aggregate ends its bundle
+ * before every watermark). With a window: the groups, only when Flink's local window
+ * buffer would flush them (the watermark is above every earlier one, which start at 0,
+ * and at or past the next trigger point, and the earliest buffered slice has fired).
+ * GATUN_OPERATOR_CALC writes nothing.
+ */
+int32_t gatun_operator_advance(GatunOperator* op, int64_t watermark, struct ArrowArray* output,
+                               char* err_buf, size_t err_cap);
 
 /*
  * *out_bytes: the bytes the operator holds between calls (a local aggregate's groups and

@@ -17,6 +17,7 @@ mod float_min_max;
 mod grouping;
 mod local;
 mod spec;
+pub mod window;
 
 #[cfg(test)]
 mod tests;

@@ -256,6 +256,35 @@ pub unsafe extern "C" fn gatun_operator_flush(
     unsafe { guard("gatun_operator_flush", err_buf, err_cap, body) }
 }
 
+/// See `gatun.h`. On success `*output` holds what the operator emits before the watermark
+/// `watermark` passes on (counted export), if anything; on failure it is not written.
+///
+/// # Safety
+///
+/// As [`gatun_operator_flush`].
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_advance(
+    op: *mut GatunOperator,
+    watermark: i64,
+    output: *mut FFI_ArrowArray,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        check_arg(output.cast_const(), "output")?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        if let Some(result) = handle.lock()?.advance(watermark)? {
+            // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
+            unsafe { output.write(export_owned(result.into_data())) };
+        }
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_advance", err_buf, err_cap, body) }
+}
+
 /// See `gatun.h`. On success `*out_bytes` holds the bytes the operator keeps between calls.
 ///
 /// # Safety

@@ -6,7 +6,8 @@
 //! has some and on [`NativeOperator::flush`].
 //!
 //! - [`calc`]: projections + filter, with [`watermark`] assignment when the plan says so;
-//! - [`local_aggregate`]: Flink's local (pre-shuffle) group aggregate with the Calc below it;
+//! - [`local_aggregate`]: Flink's local (pre-shuffle) group or window aggregate with the Calc
+//!   below it;
 //! - [`filter`]: the filter of a Calc part, shared by the kinds;
 //! - [`rowkind`]: the row-kind sidecar and the input schema split;
 //! - [`output`]: the Arrow and Flink-rows output formats.
@@ -47,6 +48,14 @@ pub trait NativeOperator: Send + std::fmt::Debug {
 
     /// Emits what the operator buffers and resets it; `None` when there is nothing.
     fn flush(&mut self) -> GatunResult<Option<StructArray>>;
+
+    /// A watermark reached the operator (after every row before it was processed): emits
+    /// what must leave before the watermark passes on, per the kind's rule. By default all
+    /// of it, as Flink's local group aggregate finishes its bundle.
+    fn advance(&mut self, watermark: i64) -> GatunResult<Option<StructArray>> {
+        let _ = watermark;
+        self.flush()
+    }
 
     /// For each input column (row-kind column excluded), whether the operator reads it
     /// as text, so that its strings must be valid UTF-8. A column it only copies through
@@ -98,8 +107,11 @@ pub fn create(
             expected_output,
             format,
         )?)),
-        Kind::LocalAggregate => Ok(Box::new(
-            local_aggregate::LocalAggregateOperator::create(plan, input, expected_output, format)?,
-        )),
+        Kind::LocalAggregate => Ok(Box::new(local_aggregate::LocalAggregateOperator::create(
+            plan,
+            input,
+            expected_output,
+            format,
+        )?)),
     }
 }

@@ -18,8 +18,8 @@ use gatun_native::ffi::export::{export_array, export_field};
 use gatun_native::ops::calc::FILTER_NAME;
 use gatun_native::ops::rowkind::ROW_KIND_COLUMN;
 use gatun_native::{
-    gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_process, udf,
-    GatunOperator, GatunWatermarkProgress,
+    gatun_operator_advance, gatun_operator_create, gatun_operator_flush, gatun_operator_free,
+    gatun_operator_process, udf, GatunOperator, GatunWatermarkProgress,
 };
 use prost::Message;
 
@@ -261,6 +261,27 @@ impl Handle {
         // SAFETY: valid pointers; `self.ptr` is live.
         let status =
             unsafe { gatun_operator_flush(self.ptr, &mut output, err.as_mut_ptr(), err.len()) };
+        if status != GATUN_OK {
+            assert!(output.is_released(), "wrote the output on failure");
+            return Err((status, message(&err)));
+        }
+        Ok(self.import(output))
+    }
+
+    /// `gatun_operator_advance`.
+    pub fn advance(&self, watermark: i64) -> Result<Option<RecordBatch>, Failure> {
+        let mut output = FFI_ArrowArray::empty();
+        let mut err = [0 as c_char; 2048];
+        // SAFETY: valid pointers; `self.ptr` is live.
+        let status = unsafe {
+            gatun_operator_advance(
+                self.ptr,
+                watermark,
+                &mut output,
+                err.as_mut_ptr(),
+                err.len(),
+            )
+        };
         if status != GATUN_OK {
             assert!(output.is_released(), "wrote the output on failure");
             return Err((status, message(&err)));

@@ -18,6 +18,7 @@ mod guard;
 mod header;
 mod layout;
 mod local_aggregate;
+mod local_window_aggregate;
 mod operator;
 mod passthrough;
 mod roundtrip;

@@ -3,8 +3,15 @@
 //! then the aggregate's input columns) and is folded into [`LocalAggregate`];
 //! [`flush`](NativeOperator::flush) emits one row per group (keys, then accumulators in
 //! Flink's local layout) and starts over. Plan: [`plan`].
+//!
+//! A plan with a window ([`window_plan`]) is Flink's local *window* aggregate: each row's
+//! slice end is computed from its rowtime ([`slicing`]), grouped on after the keys and
+//! emitted last; [`advance`](NativeOperator::advance) emits the groups where Flink's window
+//! buffer would, instead of at every watermark.
 
 pub mod plan;
+mod slicing;
+pub mod window_plan;
 
 use std::sync::Arc;
 
@@ -26,6 +33,7 @@ use crate::expr::{compile_expressions, Compiled};
 use crate::ops::calc::FILTER_NAME;
 use crate::{GatunError, GatunResult};
 use plan::AggregatePlan;
+use slicing::Slicing;
 
 /// A compiled local aggregate.
 #[derive(Debug)]
@@ -41,6 +49,8 @@ pub struct LocalAggregateOperator {
     bundle_rows: Option<usize>,
     /// Rows folded since the last emission.
     bundle_filled: usize,
+    /// For a window aggregate: the slice-end column and the flush rule.
+    slicing: Option<Slicing>,
     output: Output,
 }
 
@@ -74,13 +84,29 @@ impl LocalAggregateOperator {
                 )));
             }
         }
-        let columns_schema = Arc::new(Schema::new(
-            compiled
-                .iter()
-                .map(|c| Field::new(c.name.clone(), c.data_type.clone(), true))
-                .collect::<Vec<_>>(),
-        ));
-        let spec = spec(&plan, &compiled, expected)?;
+        let mut column_fields: Vec<Field> = compiled
+            .iter()
+            .map(|c| Field::new(c.name.clone(), c.data_type.clone(), true))
+            .collect();
+        let mut spec = spec(&plan, &compiled, expected)?;
+        let slicing = match plan.window.clone() {
+            None => None,
+            Some(w) => {
+                if plan.bundle_rows.is_some() {
+                    return Err(GatunError::plan(
+                        "a local window aggregate has no bundle size (its buffer leaves on \
+                         watermarks, barriers and at the end of input)",
+                    ));
+                }
+                let time_type = compiled[w.time_column].data_type.clone();
+                let slicing = Slicing::new(w, &time_type)?;
+                // the slice end is one more column of the aggregate's input, grouped on last
+                spec.slice_end = Some(column_fields.len());
+                column_fields.push(Field::new("$slice_end", DataType::Int64, false));
+                Some(slicing)
+            }
+        };
+        let columns_schema = Arc::new(Schema::new(column_fields));
         let sum0_columns = sum0_columns(&plan, &compiled)?;
         let kernel =
             LocalAggregate::new(spec).map_err(|e| GatunError::plan(e.strip_backtrace()))?;
@@ -96,6 +122,7 @@ impl LocalAggregateOperator {
                 .bundle_rows
                 .map(|r| usize::try_from(r).unwrap_or(usize::MAX)),
             bundle_filled: 0,
+            slicing,
             output,
         })
     }
@@ -312,11 +339,15 @@ impl NativeOperator for LocalAggregateOperator {
             }
             None => batch,
         };
-        let columns = self
+        let mut columns = self
             .columns
             .iter()
             .map(|c| c.evaluate(&batch))
             .collect::<GatunResult<Vec<_>>>()?;
+        if let Some(slicing) = &mut self.slicing {
+            let ends = slicing.slice_ends(&columns[slicing.time_column()])?;
+            columns.push(ends);
+        }
         let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
         let columns =
             RecordBatch::try_new_with_options(Arc::clone(&self.columns_schema), columns, &options)
@@ -348,8 +379,24 @@ impl NativeOperator for LocalAggregateOperator {
         self.assemble(groups).map(Some)
     }
 
+    fn advance(&mut self, watermark: i64) -> GatunResult<Option<StructArray>> {
+        let due = match &mut self.slicing {
+            // Flink's local group aggregate ends its bundle before every watermark
+            None => true,
+            Some(slicing) => slicing.on_watermark(watermark)?,
+        };
+        if due {
+            self.flush()
+        } else {
+            Ok(None)
+        }
+    }
+
     fn flush(&mut self) -> GatunResult<Option<StructArray>> {
         self.bundle_filled = 0;
+        if let Some(slicing) = &mut self.slicing {
+            slicing.emitted();
+        }
         match self.emit_groups()? {
             Some(groups) => self.assemble(groups).map(Some),
             None => Ok(None),

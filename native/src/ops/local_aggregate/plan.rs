@@ -40,6 +40,7 @@ use datafusion_substrait::substrait::proto::{
 };
 use prost::Message;
 
+use super::window_plan::{self, WindowPlan, WINDOW_TYPE_URL};
 use crate::aggregate::AggFunction;
 use crate::ops::calc::FILTER_NAME;
 use crate::{GatunError, GatunResult};
@@ -69,6 +70,8 @@ pub struct AggregatePlan {
     pub names: Vec<String>,
     /// Emit the groups after this many rows reached the aggregate, if given.
     pub bundle_rows: Option<u64>,
+    /// For a local window aggregate, how rows are sliced ([`super::window_plan`]).
+    pub window: Option<WindowPlan>,
 }
 
 /// The type URL of the bundle-size optimization.
@@ -143,7 +146,34 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
         measures,
         names: root.names.clone(),
         bundle_rows: bundle_rows(aggregate)?,
+        window: window(aggregate, columns)?,
     })
+}
+
+/// The window enhancement, if the aggregate has one.
+fn window(aggregate: &AggregateRel, columns: usize) -> GatunResult<Option<WindowPlan>> {
+    let Some(any) = aggregate
+        .advanced_extension
+        .as_ref()
+        .and_then(|e| e.enhancement.as_ref())
+    else {
+        return Ok(None);
+    };
+    if any.type_url != WINDOW_TYPE_URL {
+        return Err(bad(format!(
+            "the AggregateRel has an enhancement of type {} (it would change the semantics), \
+             which Gatun does not know; the one it knows is {WINDOW_TYPE_URL}",
+            any.type_url
+        )));
+    }
+    let window = window_plan::decode(&any.value)?;
+    if window.time_column >= columns {
+        return Err(bad(format!(
+            "the window's time column is {}, but the aggregate's input has {columns}",
+            window.time_column
+        )));
+    }
+    Ok(Some(window))
 }
 
 /// The bundle size of the aggregate's optimizations, if one is given.
@@ -151,11 +181,6 @@ fn bundle_rows(aggregate: &AggregateRel) -> GatunResult<Option<u64>> {
     let Some(extension) = &aggregate.advanced_extension else {
         return Ok(None);
     };
-    if extension.enhancement.is_some() {
-        return Err(bad(
-            "the AggregateRel has an enhancement (it would change the semantics), which Gatun does not know",
-        ));
-    }
     let mut rows = None;
     for any in extension
         .optimization

@@ -173,6 +173,19 @@ public final class GatunNative {
     }
 
     /**
+     * {@code gatun_operator_advance}: a watermark reached the operator; the caller-allocated
+     * {@code output} (release NULL) is filled only when the operator emits buffered rows before it
+     * passes on (never for a Calc); the caller releases it.
+     */
+    public static void operatorAdvance(MemorySegment op, long watermark, MemorySegment output) {
+        requireHandle(op, "op");
+        requireStruct(output, ArrowArray.layout(), "output");
+        MemorySegment err = ThreadErrorBuffer.get();
+        NativeStatus.check(gatun_h.gatun_operator_advance(op, watermark, output, err,
+                ThreadErrorBuffer.capacity()), err, "gatun_operator_advance");
+    }
+
+    /**
      * {@code gatun_operator_held_bytes}: the bytes the operator keeps between calls (a local
      * aggregate's groups and accumulators; 0 for a Calc), for the native memory budget.
      */

@@ -104,6 +104,9 @@ class AggregateParityTest {
                     "SELECT m, COUNT(*) FROM (SELECT s, MAX(a) AS m FROM t GROUP BY s) GROUP BY m"),
             stock("gatun.types.nanosecond-timestamps", "SELECT MOD(id, 3), MAX(ts9) FROM ty GROUP BY MOD(id, 3)"));
 
+    /** How many group-aggregate queries there are (the window ones are in WindowAggregateParityTest). */
+    static final int QUERY_COUNT = QUERIES.size();
+
     private static Query n(String sql) {
         return new Query(sql, null, false);
     }

@@ -138,6 +138,45 @@ class CompiledPlanTest {
     }
 
     @Test
+    void aCompiledPlanCarriesTheNativeLocalWindowAggregateAndRunsItNativelyOrStock() throws Exception {
+        q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        q.set("table.local-time-zone", "America/Los_Angeles");
+        q.sql("CREATE TEMPORARY TABLE tl (wl AS TO_TIMESTAMP_LTZ(1710000000000 + id * 600000"
+                + " - CASE WHEN MOD(id, 9) = 4 THEN 7200000 ELSE 0 END, 3),"
+                + " WATERMARK FOR wl AS wl - INTERVAL '30' MINUTE) LIKE t");
+        String query = "SELECT window_start, window_end, MOD(id, 5) AS k, COUNT(*) AS c, SUM(b) AS total"
+                + " FROM TABLE(HOP(TABLE tl, DESCRIPTOR(wl), INTERVAL '2' HOUR, INTERVAL '6' HOUR)) WHERE a > 0"
+                + " GROUP BY window_start, window_end, MOD(id, 5)";
+        assertTrue(q.explain(query).contains("native: LocalWindowAggregate("), q.explain(query));
+        List<String> expected = q.run(query, false);
+        assertFalse(expected.isEmpty());
+        for (boolean nativeEnabled : new boolean[] {true, false}) {
+            String id = CollectSinkFactory.newId();
+            q.sql("DROP TEMPORARY TABLE IF EXISTS window_sink");
+            q.sql("CREATE TEMPORARY TABLE window_sink (ws TIMESTAMP(3), we TIMESTAMP(3), k INT, c BIGINT,"
+                    + " total BIGINT) WITH ('connector' = 'gatun-test-collect', 'id' = '" + id + "')");
+            // compiled in Los Angeles, executed in UTC: the plan keeps the zone its windows were planned in
+            q.set("table.local-time-zone", "America/Los_Angeles");
+            String json = q.env().compilePlanSql("INSERT INTO window_sink " + query).asJsonString();
+            assertTrue(json.contains("\"gatun-stream-exec-native-local-window-aggregate_1\"")
+                    && json.contains("\"nativeLocalAggregate\"") && json.contains("\"windowing\"")
+                    && json.contains("HOP(size=21600000ms, slide=7200000ms, zone=America/Los_Angeles)")
+                    && !json.contains("\"stream-exec-local-window-aggregate_1\""), json);
+            q.set("table.local-time-zone", "UTC");
+            q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+            try {
+                JobID job = await(q.env().loadPlan(PlanReference.fromJsonString(json)).execute());
+                List<String> rows = new ArrayList<>(CollectSinkFactory.take(id));
+                rows.sort(null);
+                assertEquals(expected, rows, "native enabled: " + nativeEnabled);
+                assertEquals(nativeEnabled, nativeRowsIn(job) > 0, "native enabled: " + nativeEnabled);
+            } finally {
+                q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
+            }
+        }
+    }
+
+    @Test
     void compilePlanSqlCarriesTheNativeCalcAndLoadPlanRunsItNatively() throws Exception {
         String id = sink("compiled_sink");
         String json = q.env().compilePlanSql("INSERT INTO compiled_sink " + SELECT).asJsonString();

@@ -11,6 +11,7 @@ import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
 import dev.gatun.planner.testing.SharedMiniCluster;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,6 +129,42 @@ class FaultToleranceTest {
         assertEquals(stock, runLocalAggregate(true, Failure.GLOBAL_AGGREGATE),
                 "failure in the global aggregate's task: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aNativeLocalWindowAggregateRestartsWithExactlyTheStockWindows() throws Exception {
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE);
+        assertFalse(stock.isEmpty());
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE), "source failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SINK), "sink failure: none lost, none twice");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    /** A native local window aggregate (two-phase HOP windows) with {@code failure}: the committed windows, sorted. */
+    private static List<String> runLocalWindowAggregate(boolean nativeEnabled, Failure failure) throws Exception {
+        String run = UUID.randomUUID().toString();
+        Map<String, String> settings = new HashMap<>(RuntimeJobs.checkpointed());
+        settings.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, settings);
+        tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ", WATERMARK FOR ts AS ts) "
+                + PacedSourceFactory.with("src-" + run, ROWS, 2000, failure == Failure.SOURCE ? FAIL_AT : -1, "sink-" + run));
+        tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (k INT, we TIMESTAMP(3), c BIGINT, total BIGINT, top BIGINT)"
+                + " " + (failure == Failure.SINK ? CommitSinkFactory.withFailure("sink-" + run, FAIL_AT / 10)
+                        : CommitSinkFactory.with("sink-" + run)));
+        String insert = "INSERT INTO sink_t SELECT k, window_end, COUNT(*), SUM(v * 2), MAX(v) FILTER (WHERE MOD(id, 2) = 0)"
+                + " FROM TABLE(HOP(TABLE src, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '20' SECOND)) WHERE v > 0"
+                + " GROUP BY window_start, window_end, k";
+        if (nativeEnabled) {
+            String plan = Gatun.explain(tEnv, insert);
+            assertTrue(plan.contains("native: LocalWindowAggregate(") && !plan.contains("stock ("), plan);
+        }
+        tEnv.executeSql(insert).await();
+        assertEquals(failure == Failure.SOURCE, PacedSourceFactory.failed("src-" + run), "the source failure happened");
+        assertEquals(failure == Failure.SINK, CommitSinkFactory.failed("sink-" + run), "the sink failure happened");
+        assertTrue(CommitSinkFactory.committedByCheckpoint("sink-" + run).size() > 1, "committed over several checkpoints");
+        List<String> rows = new ArrayList<>(CommitSinkFactory.committed("sink-" + run));
+        rows.sort(null);
+        return rows;
     }
 
     @Test

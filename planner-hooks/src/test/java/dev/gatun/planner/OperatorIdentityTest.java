@@ -56,6 +56,7 @@ class OperatorIdentityTest {
         tEnv.getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
         settings.forEach(tEnv.getConfig()::set);
         tEnv.executeSql(PACED);
+        tEnv.executeSql("CREATE TEMPORARY TABLE srcw (WATERMARK FOR ts AS ts) LIKE src");
         tEnv.executeSql(SINK);
         assertEquals(nativeEnabled, Gatun.explain(tEnv, insert).contains(nativeMarker));
         StreamStatementSet set = tEnv.createStatementSet();
@@ -93,6 +94,20 @@ class OperatorIdentityTest {
         for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
             Graph stock = graph(false, uids, AGGREGATE, twoPhase, "native: LocalGroupAggregate(");
             Graph gatun = graph(true, uids, AGGREGATE, twoPhase, "native: LocalGroupAggregate(");
+            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
+            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
+        }
+    }
+
+    @Test
+    void aNativeLocalWindowAggregateKeepsTheOperatorIdsAndChainsOfTheStockOnes() {
+        String window = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v * 3 + 1) FROM TABLE(CUMULATE(TABLE srcw,"
+                + " DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE)) WHERE MOD(id, 5) <> 0"
+                + " GROUP BY window_start, window_end, k";
+        Map<String, String> twoPhase = Map.of("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
+            Graph stock = graph(false, uids, window, twoPhase, "native: LocalWindowAggregate(");
+            Graph gatun = graph(true, uids, window, twoPhase, "native: LocalWindowAggregate(");
             assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
             assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
         }

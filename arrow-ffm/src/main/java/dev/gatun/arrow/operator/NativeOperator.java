@@ -47,8 +47,9 @@ public final class NativeOperator implements AutoCloseable {
         /** Projections and an optional filter, optionally preceded by watermark assignment. */
         CALC(GatunNative.OPERATOR_CALC),
         /**
-         * Flink's local (pre-shuffle) group aggregate with the Calc below it: {@link #process} folds
-         * each batch into its groups and returns nothing, {@link #flush} emits one row per group.
+         * Flink's local (pre-shuffle) group or window aggregate with the Calc below it: {@link #process}
+         * folds each batch into its groups and returns nothing (unless a bundle ended), {@link #flush}
+         * emits one row per group, {@link #advance} what must leave before a watermark.
          */
         LOCAL_AGGREGATE(GatunNative.OPERATOR_LOCAL_AGGREGATE);
 
@@ -207,6 +208,18 @@ public final class NativeOperator implements AutoCloseable {
     public RecordBatch flush() {
         MemorySegment live = requireOpen();
         return ArrowCall.receive(allocator, (scratch, out) -> GatunNative.operatorFlush(live, out),
+                () -> outputSchema);
+    }
+
+    /**
+     * A watermark reached the operator (after every batch before it): what it must emit before the
+     * watermark passes on, per its kind's rule (a local group aggregate: everything; a local window
+     * aggregate: its groups when Flink's window buffer would flush them), which the caller closes, or
+     * {@code null} when nothing leaves (always for a Calc).
+     */
+    public RecordBatch advance(long watermark) {
+        MemorySegment live = requireOpen();
+        return ArrowCall.receive(allocator, (scratch, out) -> GatunNative.operatorAdvance(live, watermark, out),
                 () -> outputSchema);
     }
 

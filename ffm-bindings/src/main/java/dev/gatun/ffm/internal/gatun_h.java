@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)6L;
+    private static final int GATUN_ABI_VERSION = (int)7L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 6
+     * #define GATUN_ABI_VERSION 7
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -717,6 +717,68 @@ public class gatun_h {
                 traceDowncall("gatun_operator_flush", op, output, err_buf, err_cap);
             }
             return (int)mh$.invokeExact(op, output, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_advance {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_advance");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_advance(GatunOperator *op, int64_t watermark, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_advance$descriptor() {
+        return gatun_operator_advance.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_advance(GatunOperator *op, int64_t watermark, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_advance$handle() {
+        return gatun_operator_advance.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_advance(GatunOperator *op, int64_t watermark, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_advance$address() {
+        return gatun_operator_advance.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_advance(GatunOperator *op, int64_t watermark, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_advance(MemorySegment op, long watermark, MemorySegment output, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_advance.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_advance", op, watermark, output, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, watermark, output, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

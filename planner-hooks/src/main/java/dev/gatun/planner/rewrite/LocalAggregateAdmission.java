@@ -10,13 +10,17 @@ import dev.gatun.planner.substrait.AggregateTranslator;
 import dev.gatun.planner.substrait.AggregateTranslator.Measure;
 import dev.gatun.planner.substrait.NotAdmittedException;
 import dev.gatun.planner.substrait.ReadPaths;
+import dev.gatun.planner.substrait.WindowSlicing;
 import dev.gatun.transpose.exit.BinaryRowExit;
 import dev.gatun.transpose.types.TypeMapping;
 import dev.gatun.transpose.types.TypeMappingException;
+import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rex.RexBuilder;
@@ -24,20 +28,32 @@ import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.PartialFinalType;
+import org.apache.flink.table.planner.plan.logical.CumulativeWindowSpec;
+import org.apache.flink.table.planner.plan.logical.HoppingWindowSpec;
+import org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy;
+import org.apache.flink.table.planner.plan.logical.TumblingWindowSpec;
+import org.apache.flink.table.planner.plan.logical.WindowSpec;
+import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
+import org.apache.flink.table.planner.plan.nodes.FlinkRelNode;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.utils.ChangelogPlanUtils;
 import org.apache.flink.table.planner.utils.JavaScalaConversionUtil;
+import org.apache.flink.table.planner.utils.TableConfigUtils;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Decides whether the local phase of a two-phase group aggregate (with the Calc directly below it,
- * if any) runs as one native island, and if not, why: insert-only input; COUNT(*), COUNT(x), SUM,
+ * Decides whether the local phase of a two-phase group or window aggregate (with the Calc directly
+ * below it, if any) runs as one native island, and if not, why: insert-only input; for a window, a
+ * TUMBLE, HOP or CUMULATE window table function on event time merged into the aggregate; COUNT(*), COUNT(x), SUM,
  * AVG, MIN, MAX, each optionally with FILTER, no DISTINCT; every type maps to Arrow; the Calc and
  * the arguments translate; Rust compiles the plan (it checks the argument types the kernel admits
  * and that its output row type is the stock local row type).
@@ -51,70 +67,32 @@ public final class LocalAggregateAdmission {
         this.types = new TypeMapping(config.get(GatunOptions.NANOSECOND_TIMESTAMPS));
     }
 
-    TableConfig config() {
-        return config;
-    }
-
     /** The island's name in EXPLAIN: the local aggregate, and the Calc it absorbs. */
-    static String name(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
+    static String name(FlinkRelNode local, StreamPhysicalCalc calc) {
         return local.getRelDetailedDescription()
                 + (calc == null ? "" : " fused with " + calc.getRelDetailedDescription());
     }
 
+    TableConfig config() {
+        return config;
+    }
+
     /** @param calc the Calc directly below {@code local}, or null */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
-        return decide(name(local, calc), () -> {
-            RelNode input = calc == null ? local.getInput() : calc.getInput();
-            RexBuilder rex = local.getCluster().getRexBuilder();
-            List<RexNode> aggInput = new ArrayList<>();
-            RexNode condition = null;
-            if (calc == null) {
-                for (int i = 0; i < input.getRowType().getFieldCount(); i++) {
-                    aggInput.add(rex.makeInputRef(input, i));
-                }
-            } else {
-                RexProgram program = calc.getProgram();
-                for (RexLocalRef p : program.getProjectList()) {
-                    aggInput.add(RexUtil.expandSearch(rex, null, program.expandLocalRef(p)));
-                }
-                if (program.getCondition() != null) {
-                    condition = RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
-                }
-            }
-            return admit(local, input, aggInput, condition, null, 0);
-        });
+        return decide(name(local, calc), () -> admit(local, AggregateInput.of(local, calc), local.grouping(),
+                JavaScalaConversionUtil.toJava(local.aggCalls()), groupBundle(local), null, null, 0));
     }
 
     /** The island that also absorbs the mini-batch assigner (and what is under it) below {@code local}. */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, MiniBatchFusion fusion) {
-        return decide(local.getRelDetailedDescription() + fusion.description(), () -> admit(local, fusion.input(),
-                fusion.columns(), fusion.condition(), fusion.rowtime(), fusion.intervalMillis()));
+        return decide(local.getRelDetailedDescription() + fusion.description(), () -> admit(local,
+                new AggregateInput(fusion.input(), fusion.columns(), fusion.condition()), local.grouping(),
+                JavaScalaConversionUtil.toJava(local.aggCalls()), groupBundle(local), null, fusion.rowtime(),
+                fusion.intervalMillis()));
     }
 
-    private static CalcDecision decide(String name, java.util.function.Supplier<NativeCalcSpec> admission) {
-        try {
-            return CalcDecision.nativeCalc(name, admission.get());
-        } catch (NotAdmittedException e) {
-            return CalcDecision.stock(name, e.getMessage());
-        } catch (RuntimeException e) {
-            // a translator bug must cost the query its native island, never the query itself
-            return CalcDecision.stock(name, "Gatun could not translate this local aggregate (" + e + ")");
-        }
-    }
-
-    /**
-     * @param input what the island reads
-     * @param aggInput the aggregate's input columns over {@code input}'s rows
-     * @param condition the Calc's filter over {@code input}'s rows, or null
-     * @param rowtime the rowtime of an absorbed WatermarkAssigner (its NULL check), or null
-     * @param miniBatchMillis the interval of an absorbed mini-batch assigner, 0 for none
-     */
-    private NativeCalcSpec admit(StreamPhysicalLocalGroupAggregate local, RelNode input, List<RexNode> aggInput,
-                                 RexNode condition, RexNode rowtime, long miniBatchMillis) {
-        if (!(input instanceof StreamPhysicalRel rel) || !ChangelogPlanUtils.isInsertOnly(rel)) {
-            throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
-                    + " is admitted natively");
-        }
+    /** The bundle size of a local group aggregate's island, or why there is none. */
+    private long groupBundle(StreamPhysicalLocalGroupAggregate local) {
         if (local.partialFinalType() != PartialFinalType.NONE) {
             throw new NotAdmittedException("a split distinct aggregate (" + local.partialFinalType()
                     + " phase) is not admitted natively");
@@ -123,20 +101,129 @@ public final class LocalAggregateAdmission {
         if (bundle <= 0) {
             throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE.key() + " is " + bundle);
         }
+        return bundle;
+    }
+
+    /**
+     * The local phase of a two-phase window aggregate over a TUMBLE, HOP or CUMULATE window table
+     * function on event time (the window merged into the aggregate, Flink's time-attribute windowing).
+     *
+     * @param calc the Calc directly below {@code local}, or null
+     */
+    public CalcDecision decide(StreamPhysicalLocalWindowAggregate local, StreamPhysicalCalc calc) {
+        return decide(name(local, calc), () -> admit(local, AggregateInput.of(local, calc), local.grouping(),
+                JavaScalaConversionUtil.toJava(local.aggCalls()), 0, window(local.windowing()), null, 0));
+    }
+
+    private static CalcDecision decide(String name, Supplier<NativeCalcSpec> admit) {
+        try {
+            return CalcDecision.nativeCalc(name, admit.get());
+        } catch (NotAdmittedException e) {
+            return CalcDecision.stock(name, e.getMessage());
+        } catch (RuntimeException e) {
+            // a translator bug must cost the query its native island, never the query itself
+            return CalcDecision.stock(name, "Gatun could not translate this local aggregate (" + e + ")");
+        }
+    }
+
+    /** The window of a local window aggregate: which slices its rows go to, the time column aside. */
+    private Window window(WindowingStrategy windowing) {
+        if (!(windowing instanceof TimeAttributeWindowingStrategy strategy)) {
+            throw new NotAdmittedException("the window is " + windowing.getClass().getSimpleName()
+                    + " (window_start/window_end computed by a separate window table function); only a window"
+                    + " table function merged into the aggregate is admitted natively");
+        }
+        if (!strategy.isRowtime()) {
+            throw new NotAdmittedException("a processing-time window is not admitted natively (only event time)");
+        }
+        WindowSpec spec = strategy.getWindow();
+        ZoneId zone = strategy.getTimeAttributeType().is(LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+                ? TableConfigUtils.getLocalTimeZone(config) : null;
+        return switch (spec) {
+            case TumblingWindowSpec t -> new Window(WindowSlicing.Kind.TUMBLE, strategy.getTimeAttributeIndex(),
+                    t.getSize(), Duration.ZERO, t.getOffset(), zone);
+            case HoppingWindowSpec h -> new Window(WindowSlicing.Kind.HOP, strategy.getTimeAttributeIndex(),
+                    h.getSize(), h.getSlide(), h.getOffset(), zone);
+            case CumulativeWindowSpec c -> new Window(WindowSlicing.Kind.CUMULATE,
+                    strategy.getTimeAttributeIndex(), c.getMaxSize(), c.getStep(), c.getOffset(), zone);
+            default -> throw new NotAdmittedException("a " + spec.getClass().getSimpleName()
+                    .replace("WindowSpec", "").toUpperCase(java.util.Locale.ROOT)
+                    + " window is not admitted natively (TUMBLE, HOP and CUMULATE are)");
+        };
+    }
+
+    /** A window before the time column is renumbered among the columns that cross. */
+    private record Window(WindowSlicing.Kind kind, int timeAttribute, Duration size, Duration step, Duration offset,
+                          ZoneId zone) {
+        WindowSlicing slicing(int timeColumn) {
+            return new WindowSlicing(kind, timeColumn, size.toMillis(), step.toMillis(),
+                    offset == null ? 0 : offset.toMillis(), zone);
+        }
+    }
+
+    /**
+     * What the island reads and the aggregate's input columns and filter over those rows.
+     *
+     * @param condition the Calc's filter, or null
+     */
+    private record AggregateInput(RelNode input, List<RexNode> columns, RexNode condition) {
+        /** Over the Calc directly below {@code local} ({@code calc}, or null: the input's fields). */
+        static AggregateInput of(RelNode local, StreamPhysicalCalc calc) {
+            RelNode input = calc == null ? local.getInput(0) : calc.getInput();
+            RexBuilder rex = local.getCluster().getRexBuilder();
+            List<RexNode> columns = new ArrayList<>();
+            RexNode condition = null;
+            if (calc == null) {
+                for (int i = 0; i < input.getRowType().getFieldCount(); i++) {
+                    columns.add(rex.makeInputRef(input, i));
+                }
+            } else {
+                RexProgram program = calc.getProgram();
+                for (RexLocalRef p : program.getProjectList()) {
+                    columns.add(RexUtil.expandSearch(rex, null, program.expandLocalRef(p)));
+                }
+                if (program.getCondition() != null) {
+                    condition = RexUtil.expandSearch(rex, null, program.expandLocalRef(program.getCondition()));
+                }
+            }
+            return new AggregateInput(input, columns, condition);
+        }
+    }
+
+    /**
+     * @param rowtime the rowtime of an absorbed WatermarkAssigner (its NULL check), or null
+     * @param miniBatchMillis the interval of an absorbed mini-batch assigner, 0 for none
+     */
+    private NativeCalcSpec admit(RelNode local, AggregateInput in, int[] grouping, List<AggregateCall> calls,
+                                 long bundle, Window window, RexNode rowtime, long miniBatchMillis) {
+        RelNode input = in.input();
+        if (!(input instanceof StreamPhysicalRel rel) || !ChangelogPlanUtils.isInsertOnly(rel)) {
+            throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
+                    + " is admitted natively");
+        }
+        List<RexNode> aggInput = in.columns();
+        RexNode condition = in.condition();
         // only the columns the aggregate reads cross, renumbered in order of first use
         Map<Integer, Integer> used = new LinkedHashMap<>();
-        int[] keys = local.grouping().clone();
+        int[] keys = grouping.clone();
         for (int k = 0; k < keys.length; k++) {
             keys[k] = used.computeIfAbsent(keys[k], c -> used.size());
         }
         List<Measure> measures = new ArrayList<>();
-        for (AggregateCall call : JavaScalaConversionUtil.toJava(local.aggCalls())) {
+        for (AggregateCall call : calls) {
             String function = function(call);
             int argument = call.getArgList().isEmpty() ? -1
                     : used.computeIfAbsent(call.getArgList().get(0), c -> used.size());
             int filter = call.filterArg < 0 ? -1 : used.computeIfAbsent(call.filterArg, c -> used.size());
             measures.add(new Measure(function, argument, filter));
         }
+        if (window != null && window.kind() == WindowSlicing.Kind.HOP
+                && calls.stream().noneMatch(LocalAggregateAdmission::isPlainCountStar)) {
+            // Flink's hopping windows carry a COUNT(*) of their own, last, to tell empty windows
+            measures.add(new Measure("count", -1, -1));
+        }
+        WindowSlicing slicing = window == null ? null
+                : window.slicing(used.computeIfAbsent(window.timeAttribute(), c -> used.size()));
         List<RexNode> columns = new ArrayList<>();
         used.keySet().forEach(c -> columns.add(aggInput.get(c)));
         List<RexNode> all = new ArrayList<>(columns);
@@ -158,7 +245,7 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException(e.getMessage());
         }
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
-                .translate(columns, condition, keys, measures, outputType, bundle, rowtime);
+                .translate(columns, condition, keys, measures, outputType, bundle, rowtime, slicing);
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.LOCAL_AGGREGATE, plan, inputType, readPaths, outputType,
@@ -166,14 +253,23 @@ public final class LocalAggregateAdmission {
         } catch (NativeException e) {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
-        // after the native check, so that an aggregate the cost rule rejects still names what would stop it natively
-        String rejection = new CostRule(config).aggregateRejection(miniBatchMillis > 0
-                ? CostRule.AggregatePlanning.ABSORBED_ASSIGNERS : CostRule.AggregatePlanning.PLAIN);
-        if (rejection != null) {
-            throw new NotAdmittedException(rejection);
+        if (window == null) {
+            // after the native check, so that an aggregate the cost rule rejects still names what would stop it
+            String rejection = new CostRule(config).aggregateRejection(miniBatchMillis > 0
+                    ? CostRule.AggregatePlanning.ABSORBED_ASSIGNERS : CostRule.AggregatePlanning.PLAIN);
+            if (rejection != null) {
+                throw new NotAdmittedException(rejection);
+            }
         }
-        return new NativeCalcSpec(plan, inputType, readPaths, outputType, true, config.get(GatunOptions.BATCH_ROWS),
-                0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, false, bundle, miniBatchMillis);
+        NativeCalcSpec spec = new NativeCalcSpec(plan, inputType, readPaths, outputType, true,
+                config.get(GatunOptions.BATCH_ROWS), 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS,
+                false, bundle, miniBatchMillis);
+        return slicing == null ? spec : spec.withWindow(slicing.summary());
+    }
+
+    private static boolean isPlainCountStar(AggregateCall call) {
+        return call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().isEmpty() && call.filterArg < 0
+                && !call.isApproximate() && !call.isDistinct();
     }
 
     /** The Substrait name of an admitted call, or why it stays on Flink. */

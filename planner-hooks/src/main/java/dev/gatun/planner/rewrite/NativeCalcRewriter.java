@@ -7,6 +7,7 @@ import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
 import dev.gatun.planner.nodes.StreamPhysicalNativeLocalGroupAggregate;
 import dev.gatun.planner.runtime.NativeCalcSpec;
+import dev.gatun.planner.nodes.StreamPhysicalNativeLocalWindowAggregate;
 import dev.gatun.planner.substrait.NotAdmittedException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -17,14 +18,16 @@ import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Replaces every admitted {@link StreamPhysicalCalc} with a {@link StreamPhysicalNativeCalc} (or a
  * fused island), every admitted {@link BatchPhysicalCalc} with a {@link BatchPhysicalNativeCalc}, 1:1,
- * and every admitted {@link StreamPhysicalLocalGroupAggregate} (with the Calc directly below it)
- * with a {@link StreamPhysicalNativeLocalGroupAggregate}.
+ * and every admitted {@link StreamPhysicalLocalGroupAggregate} or {@link StreamPhysicalLocalWindowAggregate}
+ * (with the Calc directly below it) with a {@link StreamPhysicalNativeLocalGroupAggregate} or
+ * {@link StreamPhysicalNativeLocalWindowAggregate}.
  */
 final class NativeCalcRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
@@ -43,8 +46,9 @@ final class NativeCalcRewriter {
         if (done != null) {
             return done; // a shared subtree is rewritten once
         }
-        if (aggregates != null && node.getClass() == StreamPhysicalLocalGroupAggregate.class) {
-            RelNode island = localAggregate((StreamPhysicalLocalGroupAggregate) node);
+        if (aggregates != null && (node.getClass() == StreamPhysicalLocalGroupAggregate.class
+                || node.getClass() == StreamPhysicalLocalWindowAggregate.class)) {
+            RelNode island = localAggregate(node);
             if (island != null) {
                 rewritten.put(node, island);
                 return island;
@@ -107,26 +111,31 @@ final class NativeCalcRewriter {
     }
 
     /**
-     * The native island of {@code local} and the Calc directly below it (if any), or null when it
-     * stays on Flink (the decision and its reason are recorded; the Calc is then decided alone).
+     * The native island of {@code local} (a local group or window aggregate) and the Calc directly
+     * below it (if any), or null when it stays on Flink (the decision and its reason are recorded; the
+     * Calc is then decided alone).
      */
-    private RelNode localAggregate(StreamPhysicalLocalGroupAggregate local) {
+    private RelNode localAggregate(RelNode local) {
         String notFused = null;
-        try {
-            MiniBatchFusion fusion = MiniBatchFusion.of(local.getInput(), aggregates.config());
-            if (fusion != null) {
-                CalcDecision decision = aggregates.decide(local, fusion);
-                if (decision.isNative()) {
-                    return fusedLocalAggregate(local, fusion, decision);
+        if (local instanceof StreamPhysicalLocalGroupAggregate group) {
+            try {
+                MiniBatchFusion fusion = MiniBatchFusion.of(group.getInput(), aggregates.config());
+                if (fusion != null) {
+                    CalcDecision decision = aggregates.decide(group, fusion);
+                    if (decision.isNative()) {
+                        return fusedLocalAggregate(group, fusion, decision);
+                    }
+                    notFused = "not fused with the MiniBatchAssigner below: " + decision.reason();
                 }
-                notFused = "not fused with the MiniBatchAssigner below: " + decision.reason();
+            } catch (NotAdmittedException e) {
+                notFused = "not fused with the MiniBatchAssigner below: " + e.getMessage();
             }
-        } catch (NotAdmittedException e) {
-            notFused = "not fused with the MiniBatchAssigner below: " + e.getMessage();
         }
-        StreamPhysicalCalc calc = local.getInput().getClass() == StreamPhysicalCalc.class
-                ? (StreamPhysicalCalc) local.getInput() : null;
-        CalcDecision decision = aggregates.decide(local, calc).withNote(notFused);
+        StreamPhysicalCalc calc = local.getInput(0).getClass() == StreamPhysicalCalc.class
+                ? (StreamPhysicalCalc) local.getInput(0) : null;
+        CalcDecision decision = (local instanceof StreamPhysicalLocalWindowAggregate window
+                ? aggregates.decide(window, calc)
+                : aggregates.decide((StreamPhysicalLocalGroupAggregate) local, calc)).withNote(notFused);
         PlanReport.record(decision);
         if (!decision.isNative()) {
             LOG.info("Gatun: {}", decision);
@@ -135,11 +144,14 @@ final class NativeCalcRewriter {
         LOG.debug("Gatun: {}", decision);
         RelNode input;
         if (calc == null) {
-            input = rewrite(local.getInput());
+            input = rewrite(local.getInput(0));
         } else {
             input = new StreamPhysicalFusedCalc(calc, rewrite(calc.getInput()), decision.spec());
         }
-        return new StreamPhysicalNativeLocalGroupAggregate(local, input, decision.spec());
+        return local instanceof StreamPhysicalLocalWindowAggregate window
+                ? new StreamPhysicalNativeLocalWindowAggregate(window, input, decision.spec())
+                : new StreamPhysicalNativeLocalGroupAggregate((StreamPhysicalLocalGroupAggregate) local, input,
+                        decision.spec());
     }
 
     /** The island of {@code local} that absorbed its Calc, mini-batch assigner and what is under it. */

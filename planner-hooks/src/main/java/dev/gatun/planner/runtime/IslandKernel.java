@@ -55,6 +55,19 @@ final class IslandKernel implements AutoCloseable {
         return insertOnly == null || !spec.localAggregate() ? null : insertOnly.flush();
     }
 
+    /**
+     * A watermark arrived (every row before it processed): what a local aggregate emits before it
+     * passes on (its kind's rule: a group aggregate everything, a window aggregate the groups once
+     * Flink's window buffer would flush them), or null. Null for a Calc, which holds nothing.
+     */
+    RecordBatch advance(BatchWriter writer, long watermark) {
+        if (!spec.localAggregate()) {
+            return null;
+        }
+        // a window aggregate's flush rule follows every watermark, also those before its first row
+        return handleFor(writer).advance(watermark);
+    }
+
     /** Bytes the native handles keep between calls (a local aggregate's groups), for the budget. */
     long heldBytes() {
         long bytes = 0;

@@ -7,6 +7,7 @@ import dev.gatun.transpose.entry.BatchWriter;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -37,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It has no
  * latency timer: the mini-batch watermarks pace it, as they pace the stock operator. An island that
  * absorbed the processing-time mini-batch assigner below it ({@link MiniBatchAssignment}) emits
- * those watermarks itself, each after the bundle it ends.
+ * those watermarks itself, each after the bundle it ends. A local window-aggregate island
+ * ({@link NativeCalcSpec#window()}) has no bundle: before each watermark its kernel decides, as
+ * Flink's window buffer does, whether the groups leave; before a checkpoint barrier and at the end
+ * of input they always do.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
@@ -177,7 +181,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
                 output.emitWatermark(mark);
             }
         } else if (watermarks == null) {
-            finishBundle();
+            advance(mark.getTimestamp());
             super.processWatermark(mark);
         } else {
             endOfInputWatermark(mark);
@@ -232,17 +236,31 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     /** Flushes the batch, then emits the groups a local aggregate holds. */
     private void finishBundle() {
         flush();
-        if (!spec.localAggregate()) {
-            return;
+        if (spec.localAggregate()) {
+            emitGroups(kernel::flushGroups, true);
         }
-        RecordBatch groups;
+    }
+
+    /** Flushes the batch, then emits what a local aggregate must emit before the watermark passes on. */
+    private void advance(long watermark) {
+        flush();
+        if (spec.localAggregate()) {
+            emitGroups(() -> kernel.advance(writer, watermark), false);
+        }
+    }
+
+    /** @param all whether the kernel empties (else only when groups leave) */
+    private void emitGroups(Supplier<RecordBatch> groups, boolean all) {
+        RecordBatch out;
         try {
-            groups = kernel.flushGroups();
+            out = groups.get();
         } catch (RuntimeException e) {
             throw budget.explain(e, allocator);
         }
-        budget.held(allocator, 0);
-        emit(groups);
+        if (all || out != null) {
+            budget.held(allocator, 0); // the groups left; when none did, what is held did not change
+        }
+        emit(out);
     }
 
     private void flush() {

@@ -32,6 +32,8 @@ import org.apache.flink.table.types.logical.RowType;
  * @param miniBatchIntervalMillis for a local-aggregate island that absorbed the processing-time
  *     mini-batch assigner below it, that assigner's interval (the island emits its watermarks and
  *     ends a bundle at each); 0 otherwise, also in plans compiled before it existed
+ * @param window null, or for a local window-aggregate island (its plan carries the window; it has no
+ *     bundle) the window as EXPLAIN prints it; absent in plans compiled before it existed
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -49,7 +51,8 @@ public record NativeCalcSpec(
         @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
         @JsonProperty("assignsWatermarks") boolean assignsWatermarks,
         @JsonProperty("bundleRows") long bundleRows,
-        @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis) implements Serializable {
+        @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis,
+        @JsonProperty("window") String window) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -67,6 +70,24 @@ public record NativeCalcSpec(
             throw new IllegalArgumentException("miniBatchIntervalMillis " + miniBatchIntervalMillis
                     + " needs a local aggregate with a bundle");
         }
+        if (window != null && bundleRows != 0) {
+            throw new IllegalArgumentException("a local window aggregate has no bundle: " + bundleRows);
+        }
+    }
+
+    /** A local-aggregate island with {@code bundleRows} (0 for a window aggregate, see {@link #withWindow}). */
+    public NativeCalcSpec(byte[] substraitPlan, RowType inputType, List<int[]> readPaths, RowType outputType,
+                          boolean insertOnlyInput, int batchRows, long latencyMillis, boolean nanosecondTimestamps,
+                          boolean flinkRowsExit, boolean assignsWatermarks, long bundleRows, long miniBatchIntervalMillis) {
+        this(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows, latencyMillis,
+                nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, miniBatchIntervalMillis, null);
+    }
+
+    /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
+    public NativeCalcSpec withWindow(String summary) {
+        return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0,
+                Objects.requireNonNull(summary, "window"));
     }
 
     /** A Calc island (projections and filter). */
@@ -75,12 +96,12 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, null);
     }
 
-    /** Whether the island is a local aggregate (its kernel keeps groups across batches). */
+    /** Whether the island is a local (group or window) aggregate (its kernel keeps groups across batches). */
     public boolean localAggregate() {
-        return bundleRows > 0;
+        return bundleRows > 0 || window != null;
     }
 
     /** The native operator kind of the island. */
@@ -105,7 +126,9 @@ public record NativeCalcSpec(
             sb.append(", watermarks");
         }
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
-        if (localAggregate()) {
+        if (window != null) {
+            sb.append(", window=").append(window);
+        } else if (localAggregate()) {
             sb.append(", bundle=").append(bundleRows);
         }
         if (miniBatchIntervalMillis > 0) {
@@ -138,6 +161,7 @@ public record NativeCalcSpec(
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
                 && bundleRows == s.bundleRows && miniBatchIntervalMillis == s.miniBatchIntervalMillis
+                && Objects.equals(window, s.window)
                 && pathsEqual(readPaths, s.readPaths);
     }
 

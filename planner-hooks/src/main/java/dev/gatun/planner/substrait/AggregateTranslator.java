@@ -22,8 +22,10 @@ import io.substrait.proto.RelCommon;
 import io.substrait.proto.RelRoot;
 import java.util.List;
 import org.apache.calcite.rex.RexNode;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * The local (pre-shuffle) phase of a group aggregate, with the Calc below it, as a Substrait
@@ -35,7 +37,8 @@ import org.apache.flink.table.types.logical.RowType;
  * {@link RexTranslator}; every measure is a standard aggregate function ({@code count}, {@code sum},
  * {@code avg}, {@code min}, {@code max}) in phase {@code INITIAL_TO_INTERMEDIATE}, Flink's local phase.
  * The aggregate's one optimization, a {@code google.protobuf.UInt64Value}, is Flink's bundle size: the
- * native kind emits its groups each time that many rows reached it (past the Calc's filter).
+ * native kind emits its groups each time that many rows reached it (past the Calc's filter). A local
+ * window aggregate has no bundle size; its window ({@link WindowSlicing}) is the aggregate's enhancement.
  */
 public final class AggregateTranslator {
     private final RexTranslator rex;
@@ -59,9 +62,12 @@ public final class AggregateTranslator {
      * @param bundleRows {@code table.exec.mini-batch.size}: rows per bundle of the local phase
      * @param rowtime the rowtime of a WatermarkAssigner the island absorbed, whose NULL check it owes
      *     on every row (it leads the filter), or null
+     * @param window null, or for a local window aggregate its window: the aggregate's enhancement; it
+     *     has no bundle size ({@code bundleRows} is then 0), and the output type ends with Flink's
+     *     {@code $slice_end}
      */
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
-                            RowType outputType, long bundleRows, RexNode rowtime) {
+                            RowType outputType, long bundleRows, RexNode rowtime, WindowSlicing window) {
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -89,10 +95,21 @@ public final class AggregateTranslator {
             input = Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(input).setCondition(c.expr())).build();
         }
         project.setInput(input).setCommon(RelCommon.newBuilder().setEmit(emit));
+        AdvancedExtension.Builder advanced = AdvancedExtension.newBuilder();
+        if (bundleRows > 0) {
+            advanced.addOptimization(Any.pack(UInt64Value.of(bundleRows)));
+        }
+        if (window != null) {
+            LogicalType time = typed[window.timeColumn()].type();
+            if (!(time instanceof TimestampType || time instanceof LocalZonedTimestampType)) {
+                throw new NotAdmittedException("the window's time attribute is " + time.asSummaryString()
+                        + ", not a timestamp");
+            }
+            advanced.setEnhancement(window.toAny());
+        }
         AggregateRel.Builder aggregate = AggregateRel.newBuilder()
                 .setInput(Rel.newBuilder().setProject(project))
-                .setAdvancedExtension(AdvancedExtension.newBuilder()
-                        .addOptimization(Any.pack(UInt64Value.of(bundleRows))));
+                .setAdvancedExtension(advanced);
         if (keys.length > 0) {
             AggregateRel.Grouping.Builder grouping = AggregateRel.Grouping.newBuilder();
             for (int k = 0; k < keys.length; k++) {

@@ -1,0 +1,120 @@
+package dev.gatun.planner.substrait;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TimeZone;
+
+/**
+ * The window of a local window aggregate, as the {@code enhancement} of its Substrait
+ * {@code AggregateRel} (native/src/ops/local_aggregate/window_plan.rs has the message): the window
+ * table function, its size, step and offset in ms, the rowtime's column among the aggregate's input
+ * columns, and for a {@code TIMESTAMP_LTZ} rowtime the session zone as a table of its offset
+ * transitions, taken from this JVM's tz database (which Flink's own window operators would use).
+ *
+ * @param zone the shift zone, or null for none (a {@code TIMESTAMP} rowtime)
+ */
+public record WindowSlicing(Kind kind, int timeColumn, long size, long step, long offset, ZoneId zone) {
+    /** The {@code Any} type URL the native side knows the message by. */
+    public static final String TYPE_URL = "type.gatun.dev/gatun.WindowSlicing";
+
+    /**
+     * Rules of zones with daylight saving time go on forever; the table stops at this year (the
+     * slices of rowtimes after it would use the offset of that year's last transition).
+     */
+    static final int LAST_TABLE_YEAR = 2400;
+
+    /** The window table functions, numbered as in the message. */
+    public enum Kind {
+        TUMBLE(1), HOP(2), CUMULATE(3);
+
+        final int wire;
+
+        Kind(int wire) {
+            this.wire = wire;
+        }
+    }
+
+    /** The message in an {@code Any}. */
+    public Any toAny() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        try {
+            out.writeUInt32(1, kind.wire);
+            out.writeUInt32(2, timeColumn);
+            out.writeInt64(3, size);
+            out.writeInt64(4, step);
+            out.writeInt64(5, offset);
+            if (zone != null) {
+                List<Long> transitions = new ArrayList<>();
+                List<Long> offsets = new ArrayList<>();
+                table(zone.getRules(), transitions, offsets);
+                out.writeString(6, zone.getId());
+                packed(out, 7, transitions);
+                packed(out, 8, offsets);
+                out.writeBool(9, TimeZone.getTimeZone(zone).useDaylightTime());
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Any.newBuilder().setTypeUrl(TYPE_URL).setValue(ByteString.copyFrom(bytes.toByteArray())).build();
+    }
+
+    private static void packed(CodedOutputStream out, int field, List<Long> values) throws IOException {
+        int size = 0;
+        for (long v : values) {
+            size += CodedOutputStream.computeInt64SizeNoTag(v);
+        }
+        out.writeTag(field, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        out.writeUInt32NoTag(size);
+        for (long v : values) {
+            out.writeInt64NoTag(v);
+        }
+    }
+
+    /** The zone's transitions (instants in ms) and offsets (s; one more, the first before them all). */
+    static void table(ZoneRules rules, List<Long> transitions, List<Long> offsets) {
+        List<ZoneOffsetTransition> all = new ArrayList<>(rules.getTransitions());
+        if (!rules.getTransitionRules().isEmpty()) {
+            Instant end = ZonedDateTime.of(LAST_TABLE_YEAR, 12, 31, 23, 59, 59, 0, ZoneOffset.UTC).toInstant();
+            Instant from = all.isEmpty() ? Instant.EPOCH : all.getLast().getInstant();
+            for (ZoneOffsetTransition t = rules.nextTransition(from); t != null && t.getInstant().isBefore(end);
+                 t = rules.nextTransition(t.getInstant())) {
+                all.add(t);
+            }
+        }
+        offsets.add((long) (all.isEmpty() ? rules.getOffset(Instant.EPOCH) : all.getFirst().getOffsetBefore())
+                .getTotalSeconds());
+        for (ZoneOffsetTransition t : all) {
+            transitions.add(t.getInstant().toEpochMilli());
+            offsets.add((long) t.getOffsetAfter().getTotalSeconds());
+        }
+    }
+
+    /** What EXPLAIN prints. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder(kind.name()).append("(size=").append(size).append("ms");
+        if (kind != Kind.TUMBLE) {
+            sb.append(kind == Kind.HOP ? ", slide=" : ", step=").append(step).append("ms");
+        }
+        if (offset != 0) {
+            sb.append(", offset=").append(offset).append("ms");
+        }
+        if (zone != null) {
+            sb.append(", zone=").append(zone.getId());
+        }
+        return sb.append(')').toString();
+    }
+}

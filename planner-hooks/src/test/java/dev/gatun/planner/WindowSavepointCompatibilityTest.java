@@ -1,0 +1,85 @@
+package dev.gatun.planner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.testing.CommitSinkFactory;
+import dev.gatun.planner.testing.PacedSourceFactory;
+import dev.gatun.planner.testing.RuntimeJobs;
+import dev.gatun.planner.testing.SharedMiniCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.table.api.TableEnvironment;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A savepoint of a job with a two-phase window aggregate restores across Gatun on and off (the
+ * native local window aggregate keeps the stock operator's identity and holds nothing at a
+ * barrier), and the restored run ends with the windows of an uninterrupted stock run, exactly once.
+ */
+@ExtendWith(LeakCheckExtension.class)
+@ExtendWith(SharedMiniCluster.class)
+class WindowSavepointCompatibilityTest {
+    private static final long ROWS = 2000;
+    private static final String INSERT = "INSERT INTO sink_w SELECT k, window_end, COUNT(*), SUM(v * 3 + 1)"
+            + " FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '10' SECOND)) WHERE MOD(id, 5) <> 0"
+            + " GROUP BY window_start, window_end, k";
+
+    private static TableEnvironment job(boolean nativeEnabled, String run, double rowsPerSecond, String restoreFrom) {
+        Map<String, String> conf = new HashMap<>(RuntimeJobs.checkpointed());
+        conf.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        if (restoreFrom != null) {
+            conf.put("execution.state-recovery.path", restoreFrom);
+        }
+        TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, conf);
+        tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ", WATERMARK FOR ts AS ts) "
+                + PacedSourceFactory.with("src-" + run, ROWS, rowsPerSecond, -1, null));
+        tEnv.executeSql("CREATE TEMPORARY TABLE sink_w (k INT, we TIMESTAMP(3), c BIGINT, total BIGINT) "
+                + CommitSinkFactory.with("sink-" + run));
+        String plan = Gatun.explain(tEnv, INSERT);
+        assertEquals(nativeEnabled, plan.contains("native: LocalWindowAggregate("), plan);
+        return tEnv;
+    }
+
+    private static List<String> sorted(List<String> rows) {
+        List<String> out = new ArrayList<>(rows);
+        out.sort(null);
+        return out;
+    }
+
+    @ParameterizedTest(name = "native {0} -> native {1}")
+    @CsvSource({"false, true", "true, false"})
+    void aSavepointRestoresAcrossGatunOnAndOff(boolean nativeBefore, boolean nativeAfter, @TempDir Path dir)
+            throws Exception {
+        String uninterrupted = UUID.randomUUID().toString();
+        job(false, uninterrupted, 0, null).executeSql(INSERT).await();
+        List<String> expected = sorted(CommitSinkFactory.committed("sink-" + uninterrupted));
+
+        String run = UUID.randomUUID().toString();
+        JobClient first = job(nativeBefore, run, 1000, null).executeSql(INSERT).getJobClient().orElseThrow();
+        RuntimeJobs.await("windows before the savepoint", Duration.ofSeconds(60),
+                () -> CommitSinkFactory.received("sink-" + run) >= 100);
+        String savepoint = first.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+        int committedBefore = CommitSinkFactory.committed("sink-" + run).size();
+
+        job(nativeAfter, run, 0, savepoint).executeSql(INSERT).await();
+        List<String> restored = sorted(CommitSinkFactory.committed("sink-" + run));
+
+        assertTrue(committedBefore > 0 && committedBefore < expected.size(),
+                "the savepoint was taken mid-stream: " + committedBefore + " of " + expected.size());
+        assertTrue(expected.stream().allMatch(r -> r.startsWith("+I")), "a window aggregate inserts");
+        assertEquals(expected, restored, "the windows of an uninterrupted stock run");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+}

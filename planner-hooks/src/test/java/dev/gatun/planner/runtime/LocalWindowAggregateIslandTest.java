@@ -1,0 +1,163 @@
+package dev.gatun.planner.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.testing.RuntimeJobs;
+import dev.gatun.planner.testing.TestRowsFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.apache.flink.table.data.TimestampData;
+
+/**
+ * A native local window-aggregate island in Flink's operator test harness: its rows carry Flink's
+ * {@code $slice_end}, and the groups leave where Flink's local window buffer flushes (a watermark
+ * above the earlier ones, at or past the next trigger point, once the earliest buffered slice has
+ * fired; before a checkpoint barrier; at the end of input) and not one step before.
+ */
+@ExtendWith(LeakCheckExtension.class)
+class LocalWindowAggregateIslandTest {
+    private static final String SQL = "SELECT window_start, window_end, s, COUNT(*), SUM(a)"
+            + " FROM TABLE(TUMBLE(TABLE h, DESCRIPTOR(ts), INTERVAL '1' SECOND)) WHERE a > 0"
+            + " GROUP BY window_start, window_end, s";
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeHarnesses() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+    }
+
+    private static NativeCalcSpec spec() {
+        TableEnvironment tEnv = RuntimeJobs.env(true, Map.of(
+                "table.optimizer.agg-phase-strategy", "TWO_PHASE",
+                "gatun.batch.rows", "2"));
+        tEnv.executeSql("CREATE TEMPORARY TABLE h (id BIGINT NOT NULL, a INT, s STRING, ts TIMESTAMP(3),"
+                + " WATERMARK FOR ts AS ts) " + TestRowsFactory.register(List.of()));
+        List<NativeCalcSpec> specs = RuntimeJobs.nativeSpecs(tEnv, SQL).stream()
+                .filter(NativeCalcSpec::localAggregate).toList();
+        assertEquals(1, specs.size(), "one native local window aggregate in " + SQL);
+        return specs.get(0);
+    }
+
+    private OneInputStreamOperatorTestHarness<RowData, RowData> harness(NativeCalcSpec spec) throws Exception {
+        OneInputStreamOperatorTestHarness<RowData, RowData> h =
+                new OneInputStreamOperatorTestHarness<>(new IslandOperator(spec));
+        h.setup(new RowDataSerializer(spec.outputType()));
+        h.open();
+        open.add(0, h);
+        return h;
+    }
+
+    private static StreamRecord<RowData> row(long id, Integer a, String s, long ts) {
+        return new StreamRecord<>(GenericRowData.of(id, a, s == null ? null : StringData.fromString(s),
+                TimestampData.fromEpochMillis(ts)));
+    }
+
+    /** The output as {@code [s, count, sum, slice end]} strings (sorted between watermarks) and {@code W<ts>}. */
+    private static List<String> output(OneInputStreamOperatorTestHarness<RowData, RowData> h, NativeCalcSpec spec) {
+        List<LogicalType> types = spec.outputType().getChildren();
+        List<String> out = new ArrayList<>();
+        List<String> rows = new ArrayList<>();
+        for (Object o : h.getOutput()) {
+            if (o instanceof Watermark w) {
+                rows.sort(null);
+                out.addAll(rows);
+                rows.clear();
+                out.add("W" + w.getTimestamp());
+            } else if (o instanceof StreamRecord<?> r) {
+                RowData row = (RowData) r.getValue();
+                StringBuilder sb = new StringBuilder("[");
+                for (int i = 0; i < types.size(); i++) {
+                    sb.append(i == 0 ? "" : ", ").append(RowData.createFieldGetter(types.get(i), i).getFieldOrNull(row));
+                }
+                rows.add(sb.append(']').toString());
+            }
+        }
+        rows.sort(null);
+        out.addAll(rows);
+        return out;
+    }
+
+    @Test
+    void theOutputIsTheStockLocalWindowRowType() {
+        NativeCalcSpec spec = spec();
+        assertEquals(List.of("s", "count1$0", "sum$1", "$slice_end"), spec.outputType().getFieldNames());
+        assertTrue(spec.explainSummary().contains("window=TUMBLE(size=1000ms), batch=2"), spec.explainSummary());
+        assertEquals(0, spec.bundleRows());
+    }
+
+    @Test
+    void groupsLeaveOnTheWatermarkThatFiresTheEarliestSliceAndNotBefore() throws Exception {
+        NativeCalcSpec spec = spec();
+        var h = harness(spec);
+        h.processElement(row(1, 5, "x", 1_500));
+        h.processElement(row(2, 6, "x", 2_500));
+        h.processElement(row(3, -1, "y", 1_200)); // filtered out: never reaches the aggregate
+        h.processWatermark(new Watermark(0)); // watermarks start above 0
+        h.processWatermark(new Watermark(500)); // slice 2000 fires at 1999
+        h.processWatermark(new Watermark(1_998));
+        assertEquals(List.of("W0", "W500", "W1998"), output(h, spec));
+        h.processWatermark(new Watermark(1_999));
+        assertEquals(List.of("W0", "W500", "W1998", "[x, 1, 5, 2000]", "[x, 1, 6, 3000]", "W1999"),
+                output(h, spec));
+        // a late row waits for the next trigger point (2999), as in Flink's buffer
+        h.processElement(row(4, 7, "z", 100));
+        h.processWatermark(new Watermark(2_500));
+        assertEquals("W2500", output(h, spec).getLast());
+        h.processWatermark(new Watermark(2_999));
+        assertEquals(List.of("W2500", "[z, 1, 7, 1000]", "W2999"), output(h, spec).subList(6, 9));
+    }
+
+    @Test
+    void watermarksBeforeTheFirstRowSetTheTriggerPointsToo() throws Exception {
+        NativeCalcSpec spec = spec();
+        var h = harness(spec);
+        h.processWatermark(new Watermark(1_000));
+        h.processWatermark(new Watermark(2_000)); // the next trigger point is now 2999
+        h.processElement(row(1, 5, "x", 100)); // late, slice 1000
+        h.processWatermark(new Watermark(2_500));
+        assertEquals(List.of("W1000", "W2000", "W2500"), output(h, spec));
+        h.processWatermark(new Watermark(2_999));
+        assertEquals(List.of("W1000", "W2000", "W2500", "[x, 1, 5, 1000]", "W2999"), output(h, spec));
+    }
+
+    @Test
+    void theGroupsLeaveBeforeTheCheckpointBarrierAndAtTheEndOfInput() throws Exception {
+        NativeCalcSpec spec = spec();
+        var h = harness(spec);
+        h.processElement(row(1, 5, "x", 1_500));
+        h.snapshot(1, 1);
+        assertEquals(List.of(), output(h, spec));
+        h.prepareSnapshotPreBarrier(2);
+        assertEquals(List.of("[x, 1, 5, 2000]"), output(h, spec));
+        h.processElement(row(2, 1, null, -1));
+        h.endInput();
+        assertEquals(List.of("[null, 1, 1, 0]", "[x, 1, 5, 2000]"), output(h, spec));
+    }
+
+    @Test
+    void aNullRowtimeFailsWithFlinksMessage() throws Exception {
+        NativeCalcSpec spec = spec();
+        var h = harness(spec);
+        h.processElement(new StreamRecord<>(GenericRowData.of(1L, 1, StringData.fromString("x"), null)));
+        Exception e = assertThrows(Exception.class, h::endInput);
+        assertTrue(e.getMessage().contains("RowTime field should not be null"), e.getMessage());
+    }
+}
