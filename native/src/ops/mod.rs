@@ -98,8 +98,11 @@ pub fn create(
             expected_output,
             format,
         )?)),
-        Kind::LocalAggregate => Ok(Box::new(
-            local_aggregate::LocalAggregateOperator::create(plan, input, expected_output, format)?,
-        )),
+        Kind::LocalAggregate => Ok(Box::new(local_aggregate::LocalAggregateOperator::create(
+            plan,
+            input,
+            expected_output,
+            format,
+        )?)),
     }
 }

@@ -41,6 +41,8 @@ pub struct LocalAggregateOperator {
     bundle_rows: Option<usize>,
     /// Rows folded since the last emission.
     bundle_filled: usize,
+    /// Emit the groups once a batch leaves at least this many (a batch local phase), if given.
+    group_limit: Option<usize>,
     output: Output,
 }
 
@@ -61,6 +63,12 @@ impl LocalAggregateOperator {
             )));
         }
         let plan = plan::decode(bytes)?;
+        if plan.bundle_rows.is_some() && plan.group_limit.is_some() {
+            return Err(GatunError::plan(
+                "the plan has both a bundle size (streaming) and a group limit (batch); a local \
+                 aggregate takes at most one",
+            ));
+        }
         let mut compiled = compile_expressions(&plan.calc, &input.columns)?;
         let has_filter =
             compiled.len() > plan.columns && compiled.last().is_some_and(|c| c.name == FILTER_NAME);
@@ -96,6 +104,9 @@ impl LocalAggregateOperator {
                 .bundle_rows
                 .map(|r| usize::try_from(r).unwrap_or(usize::MAX)),
             bundle_filled: 0,
+            group_limit: plan
+                .group_limit
+                .map(|g| usize::try_from(g).unwrap_or(usize::MAX)),
             output,
         })
     }
@@ -325,6 +336,15 @@ impl NativeOperator for LocalAggregateOperator {
                 })?;
         let Some(bundle) = self.bundle_rows else {
             self.fold(&columns)?;
+            if self
+                .group_limit
+                .is_some_and(|limit| self.kernel.num_groups() >= limit)
+            {
+                return match self.emit_groups()? {
+                    Some(groups) => self.assemble(groups).map(Some),
+                    None => Ok(None),
+                };
+            }
             return Ok(None);
         };
         // the groups leave exactly where Flink's bundle of `bundle` rows ends, maybe several times
