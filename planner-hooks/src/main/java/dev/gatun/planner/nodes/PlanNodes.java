@@ -22,11 +22,12 @@ public final class PlanNodes {
     /** Gatun's node types that compiled plans name. */
     private static final List<Class<? extends ExecNode<?>>> NODES = List.of(
             StreamExecNativeCalc.class, StreamExecNativeLocalGroupAggregate.class, StreamExecFusedCalc.class,
-            StreamExecFusedWatermarkAssigner.class, BatchExecNativeCalc.class);
+            StreamExecFusedWatermarkAssigner.class, BatchExecNativeCalc.class, BatchExecNativeLocalHashAggregate.class,
+            BatchExecFusedCalc.class);
 
     /**
-     * Registers Gatun's node types (the native Calc, streaming and batch, the local aggregate, and the fused nodes
-     * under an island);
+     * Registers Gatun's node types (the native Calc and the local aggregate, streaming and batch, and the fused
+     * nodes under an island);
      * idempotent and thread-safe. If another class loader's copy of Gatun registered first (a session
      * JVM running jobs in their own class loaders), this copy takes its place, so plans read from now
      * on get classes that can run here.

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rex.RexBuilder;
@@ -28,6 +29,10 @@ import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.PartialFinalType;
+import org.apache.flink.table.planner.plan.nodes.FlinkRelNode;
+import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalLocalHashAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
@@ -41,8 +46,20 @@ import org.apache.flink.table.types.logical.RowType;
  * AVG, MIN, MAX, each optionally with FILTER, no DISTINCT; every type maps to Arrow; the Calc and
  * the arguments translate; Rust compiles the plan (it checks the argument types the kernel admits
  * and that its output row type is the stock local row type).
+ *
+ * <p>Both modes share the decision: streaming's {@link StreamPhysicalLocalGroupAggregate} (mini-batch
+ * on; the island emits per bundle) and batch's {@link BatchPhysicalLocalHashAggregate} (the island
+ * emits when it holds {@link GatunOptions#BATCH_AGGREGATE_GROUP_LIMIT} groups, and at the end of
+ * input). The batch local row type is the streaming one with the auxiliary grouping columns after the
+ * keys (same declarative functions, same buffers); those columns are functionally dependent on the
+ * keys, so the island groups by keys and auxiliary columns together.
  */
 public final class LocalAggregateAdmission {
+    /** Why a batch local sort aggregate stays on Flink. */
+    static final String SORT_AGGREGATE_REASON = "a local sort aggregate is not admitted natively (only the local"
+            + " hash aggregate is; Flink sorts where a call's buffer is not fixed-length, e.g. MIN/MAX of strings,"
+            + " or where table.exec.disabled-operators disables HashAgg)";
+
     private final TableConfig config;
     private final TypeMapping types;
 
@@ -51,17 +68,71 @@ public final class LocalAggregateAdmission {
         this.types = new TypeMapping(config.get(GatunOptions.NANOSECOND_TIMESTAMPS));
     }
 
+    /**
+     * What the island is made of, in either mode.
+     *
+     * @param aggregate the local aggregate node
+     * @param calc the Calc directly below it, or null
+     * @param keys the grouping columns of the aggregate's input, then the auxiliary ones (batch)
+     * @param calls the aggregate calls
+     * @param bundleRows streaming: the bundle; 0 in batch
+     * @param groupLimit batch: the groups held before they are emitted; 0 in streaming
+     */
+    private record Shape(RelNode aggregate, CommonCalc calc, int[] keys, List<AggregateCall> calls, long bundleRows,
+                         long groupLimit) {
+        RelNode input() {
+            return calc == null ? aggregate.getInput(0) : calc.getInput();
+        }
+    }
+
     /** The island's name in EXPLAIN: the local aggregate, and the Calc it absorbs. */
-    static String name(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
+    static String name(FlinkRelNode local, CommonCalc calc) {
         return local.getRelDetailedDescription()
                 + (calc == null ? "" : " fused with " + calc.getRelDetailedDescription());
     }
 
     /** @param calc the Calc directly below {@code local}, or null */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
+        return decide(local, calc, () -> {
+            RelNode input = calc == null ? local.getInput() : calc.getInput();
+            if (!(input instanceof StreamPhysicalRel rel) || !ChangelogPlanUtils.isInsertOnly(rel)) {
+                throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
+                        + " is admitted natively");
+            }
+            if (local.partialFinalType() != PartialFinalType.NONE) {
+                throw new NotAdmittedException("a split distinct aggregate (" + local.partialFinalType()
+                        + " phase) is not admitted natively");
+            }
+            long bundle = config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE);
+            if (bundle <= 0) {
+                throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE.key() + " is "
+                        + bundle);
+            }
+            return new Shape(local, calc, local.grouping(), JavaScalaConversionUtil.toJava(local.aggCalls()), bundle,
+                    0);
+        });
+    }
+
+    /** @param calc the Calc directly below {@code local}, or null */
+    public CalcDecision decide(BatchPhysicalLocalHashAggregate local, BatchPhysicalCalc calc) {
+        return decide(local, calc, () -> {
+            long limit = config.get(GatunOptions.BATCH_AGGREGATE_GROUP_LIMIT);
+            if (limit <= 0) {
+                throw new NotAdmittedException(GatunOptions.BATCH_AGGREGATE_GROUP_LIMIT.key() + " is " + limit);
+            }
+            int[] grouping = local.grouping();
+            int[] aux = local.auxGrouping();
+            int[] keys = new int[grouping.length + aux.length];
+            System.arraycopy(grouping, 0, keys, 0, grouping.length);
+            System.arraycopy(aux, 0, keys, grouping.length, aux.length);
+            return new Shape(local, calc, keys, JavaScalaConversionUtil.toJava(local.getAggCallList()), 0, limit);
+        });
+    }
+
+    private CalcDecision decide(FlinkRelNode local, CommonCalc calc, Supplier<Shape> shape) {
         String name = name(local, calc);
         try {
-            return CalcDecision.nativeCalc(name, admit(local, calc));
+            return CalcDecision.nativeCalc(name, admit(shape.get()));
         } catch (NotAdmittedException e) {
             return CalcDecision.stock(name, e.getMessage());
         } catch (RuntimeException e) {
@@ -70,21 +141,10 @@ public final class LocalAggregateAdmission {
         }
     }
 
-    private NativeCalcSpec admit(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
-        RelNode input = calc == null ? local.getInput() : calc.getInput();
-        if (!(input instanceof StreamPhysicalRel rel) || !ChangelogPlanUtils.isInsertOnly(rel)) {
-            throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
-                    + " is admitted natively");
-        }
-        if (local.partialFinalType() != PartialFinalType.NONE) {
-            throw new NotAdmittedException("a split distinct aggregate (" + local.partialFinalType()
-                    + " phase) is not admitted natively");
-        }
-        long bundle = config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE);
-        if (bundle <= 0) {
-            throw new NotAdmittedException(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_SIZE.key() + " is " + bundle);
-        }
-        RexBuilder rex = local.getCluster().getRexBuilder();
+    private NativeCalcSpec admit(Shape shape) {
+        RelNode input = shape.input();
+        CommonCalc calc = shape.calc();
+        RexBuilder rex = shape.aggregate().getCluster().getRexBuilder();
         List<RexNode> aggInput = new ArrayList<>();
         RexNode condition = null;
         if (calc == null) {
@@ -102,12 +162,12 @@ public final class LocalAggregateAdmission {
         }
         // only the columns the aggregate reads cross, renumbered in order of first use
         Map<Integer, Integer> used = new LinkedHashMap<>();
-        int[] keys = local.grouping().clone();
+        int[] keys = shape.keys().clone();
         for (int k = 0; k < keys.length; k++) {
             keys[k] = used.computeIfAbsent(keys[k], c -> used.size());
         }
         List<Measure> measures = new ArrayList<>();
-        for (AggregateCall call : JavaScalaConversionUtil.toJava(local.aggCalls())) {
+        for (AggregateCall call : shape.calls()) {
             String function = function(call);
             int argument = call.getArgList().isEmpty() ? -1
                     : used.computeIfAbsent(call.getArgList().get(0), c -> used.size());
@@ -121,7 +181,7 @@ public final class LocalAggregateAdmission {
             all.add(condition);
         }
         RowType inputType = FlinkTypeFactory.toLogicalRowType(input.getRowType());
-        RowType outputType = FlinkTypeFactory.toLogicalRowType(local.getRowType());
+        RowType outputType = FlinkTypeFactory.toLogicalRowType(shape.aggregate().getRowType());
         List<int[]> readPaths = ReadPaths.of(all);
         try {
             for (int[] path : readPaths) {
@@ -132,7 +192,7 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException(e.getMessage());
         }
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
-                .translate(columns, condition, keys, measures, outputType, bundle);
+                .translate(columns, condition, keys, measures, outputType, shape.bundleRows(), shape.groupLimit());
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.LOCAL_AGGREGATE, plan, inputType, readPaths, outputType,
@@ -141,7 +201,8 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
         return new NativeCalcSpec(plan, inputType, readPaths, outputType, true, config.get(GatunOptions.BATCH_ROWS),
-                0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, false, bundle);
+                0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS, false, shape.bundleRows(),
+                shape.groupLimit());
     }
 
     /** The Substrait name of an admitted call, or why it stays on Flink. */

@@ -29,6 +29,9 @@ import org.apache.flink.table.types.logical.RowType;
  * @param bundleRows 0 for a Calc island; for a local-aggregate island (the Substrait plan is then a
  *     {@code Plan} with one {@code AggregateRel}) the rows of one bundle, {@code table.exec.mini-batch.size}:
  *     the island emits its groups after that many input rows, as Flink's local aggregate does
+ * @param groupLimit 0 except for a batch local-aggregate island (its plan has no bundle): the groups
+ *     it may hold; once an input batch leaves that many, they are emitted (Flink's batch local hash
+ *     aggregate emits its groups when its memory is full), and the rest at the end of input
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -45,7 +48,8 @@ public record NativeCalcSpec(
         @JsonProperty("nanosecondTimestamps") boolean nanosecondTimestamps,
         @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
         @JsonProperty("assignsWatermarks") boolean assignsWatermarks,
-        @JsonProperty("bundleRows") long bundleRows) implements Serializable {
+        @JsonProperty("bundleRows") long bundleRows,
+        @JsonProperty("groupLimit") long groupLimit) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -59,6 +63,10 @@ public record NativeCalcSpec(
         if (bundleRows < 0) {
             throw new IllegalArgumentException("bundleRows must not be negative: " + bundleRows);
         }
+        if (groupLimit < 0 || (groupLimit > 0 && bundleRows > 0)) {
+            throw new IllegalArgumentException("groupLimit must be 0 (streaming, or a Calc) or positive without a"
+                    + " bundle (a batch local aggregate): " + groupLimit + ", bundleRows " + bundleRows);
+        }
     }
 
     /** A Calc island (projections and filter). */
@@ -67,12 +75,12 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0);
     }
 
     /** Whether the island is a local aggregate (its kernel keeps groups across batches). */
     public boolean localAggregate() {
-        return bundleRows > 0;
+        return bundleRows > 0 || groupLimit > 0;
     }
 
     /** The native operator kind of the island. */
@@ -97,8 +105,11 @@ public record NativeCalcSpec(
             sb.append(", watermarks");
         }
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
-        if (localAggregate()) {
+        if (bundleRows > 0) {
             sb.append(", bundle=").append(bundleRows);
+        }
+        if (groupLimit > 0) {
+            sb.append(", groupLimit=").append(groupLimit);
         }
         return sb.append(", batch=").append(batchRows).toString();
     }
@@ -126,7 +137,7 @@ public record NativeCalcSpec(
                 && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
-                && bundleRows == s.bundleRows
+                && bundleRows == s.bundleRows && groupLimit == s.groupLimit
                 && pathsEqual(readPaths, s.readPaths);
     }
 

@@ -33,10 +33,15 @@ import org.apache.flink.table.types.logical.RowType;
  * emits the aggregate's input columns (keys, arguments, FILTER columns) computed by
  * {@link RexTranslator}; every measure is a standard aggregate function ({@code count}, {@code sum},
  * {@code avg}, {@code min}, {@code max}) in phase {@code INITIAL_TO_INTERMEDIATE}, Flink's local phase.
- * The aggregate's one optimization, a {@code google.protobuf.UInt64Value}, is Flink's bundle size: the
- * native kind emits its groups each time that many rows reached it (past the Calc's filter).
+ * The aggregate carries one optimization, a {@code google.protobuf.UInt64Value}: in streaming Flink's
+ * bundle size (the native kind emits its groups each time that many rows reached it, past the Calc's
+ * filter); in batch the group limit, under the type URL {@value #GROUP_LIMIT_TYPE_URL} (the native kind
+ * emits its groups once an input batch leaves that many).
  */
 public final class AggregateTranslator {
+    /** The type URL of the group-limit optimization (native/src/ops/local_aggregate/plan.rs). */
+    public static final String GROUP_LIMIT_TYPE_URL = "type.gatun.dev/gatun.aggregate.GroupLimit";
+
     private final RexTranslator rex;
 
     /**
@@ -55,10 +60,16 @@ public final class AggregateTranslator {
      * @param condition the Calc's filter, or null
      * @param keys the group keys, indexes into {@code columns}
      * @param outputType the stock local aggregate's row type (keys, then the accumulators)
-     * @param bundleRows {@code table.exec.mini-batch.size}: rows per bundle of the local phase
+     * @param bundleRows streaming: {@code table.exec.mini-batch.size}, rows per bundle of the local
+     *     phase; 0 in batch
+     * @param groupLimit batch: the groups the local phase holds before it emits them; 0 in streaming
      */
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
-                            RowType outputType, long bundleRows) {
+                            RowType outputType, long bundleRows, long groupLimit) {
+        if ((bundleRows > 0) == (groupLimit > 0)) {
+            throw new IllegalArgumentException("a local aggregate has a bundle (streaming) or a group limit"
+                    + " (batch): " + bundleRows + ", " + groupLimit);
+        }
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -86,10 +97,12 @@ public final class AggregateTranslator {
             input = Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(input).setCondition(c.expr())).build();
         }
         project.setInput(input).setCommon(RelCommon.newBuilder().setEmit(emit));
+        Any optimization = bundleRows > 0 ? Any.pack(UInt64Value.of(bundleRows))
+                : Any.newBuilder().setTypeUrl(GROUP_LIMIT_TYPE_URL)
+                        .setValue(UInt64Value.of(groupLimit).toByteString()).build();
         AggregateRel.Builder aggregate = AggregateRel.newBuilder()
                 .setInput(Rel.newBuilder().setProject(project))
-                .setAdvancedExtension(AdvancedExtension.newBuilder()
-                        .addOptimization(Any.pack(UInt64Value.of(bundleRows))));
+                .setAdvancedExtension(AdvancedExtension.newBuilder().addOptimization(optimization));
         if (keys.length > 0) {
             AggregateRel.Grouping.Builder grouping = AggregateRel.Grouping.newBuilder();
             for (int k = 0; k < keys.length; k++) {
