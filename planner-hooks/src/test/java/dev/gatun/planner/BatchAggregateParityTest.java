@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
+import dev.gatun.planner.nodes.BatchExecFusedCalc;
+import dev.gatun.planner.nodes.BatchExecNativeLocalHashAggregate;
 import dev.gatun.planner.rewrite.CalcDecision;
+import dev.gatun.planner.testing.CollectSinkFactory;
 import dev.gatun.planner.testing.GatunCounters;
 import dev.gatun.planner.testing.LineitemTable;
 import dev.gatun.planner.testing.Queries;
@@ -20,6 +23,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.PlanReference;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -166,6 +171,43 @@ class BatchAggregateParityTest {
     void auxiliaryGroupingColumnsAreKeysOfTheIsland() {
         String explained = q.explain(AUX);
         assertTrue(explained.contains("auxGrouping=[c]") && explained.contains(", groupLimit=7"), explained);
+    }
+
+    /**
+     * A compiled batch plan names the native local hash aggregate and the Calc fused into it; read
+     * back, it runs natively, or stock with gatun.native.enabled=false, with stock's rows either way.
+     */
+    @Test
+    void aCompiledBatchPlanCarriesTheNativeLocalAggregateAndRunsItNativelyOrStock() throws Exception {
+        String query = "SELECT MOD(id, 5) AS k, COUNT(*) AS c, SUM(b) AS total FROM t WHERE a > 0 GROUP BY MOD(id, 5)";
+        assertTrue(q.explain(query).contains("native: LocalHashAggregate("), q.explain(query));
+        List<String> expected = q.run(query, false);
+        assertFalse(expected.isEmpty());
+        for (boolean nativeEnabled : new boolean[] {true, false}) {
+            String id = CollectSinkFactory.newId();
+            q.sql("DROP TEMPORARY TABLE IF EXISTS agg_sink");
+            q.sql("CREATE TEMPORARY TABLE agg_sink (k INT, c BIGINT, total BIGINT)"
+                    + " WITH ('connector' = 'gatun-test-collect', 'id' = '" + id + "')");
+            String json = q.env().compilePlanSql("INSERT INTO agg_sink " + query).asJsonString();
+            assertTrue(json.contains("\"" + BatchExecNativeLocalHashAggregate.TYPE_NAME + "_1\"")
+                    && json.contains("\"" + BatchExecFusedCalc.TYPE_NAME + "_1\"")
+                    && json.contains("\"nativeLocalAggregate\"") && json.contains("\"groupLimit\" : 7")
+                    && json.contains("\"auxGrouping\""), json);
+            q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+            try {
+                TableResult result = q.env().loadPlan(PlanReference.fromJsonString(json)).execute();
+                result.await();
+                JobID job = result.getJobClient().orElseThrow().getJobID();
+                List<String> rows = new ArrayList<>(CollectSinkFactory.take(id));
+                rows.sort(null);
+                assertEquals(expected, rows, "native enabled: " + nativeEnabled);
+                long rowsIn = GatunCounters.of(job).entrySet().stream().filter(e -> e.getKey().endsWith(".gatun.rowsIn"))
+                        .mapToLong(e -> e.getValue().getCount()).sum();
+                assertEquals(nativeEnabled, rowsIn > 0, "native enabled: " + nativeEnabled);
+            } finally {
+                q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
+            }
+        }
     }
 
     @TestFactory

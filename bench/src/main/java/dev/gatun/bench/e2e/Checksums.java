@@ -1,5 +1,6 @@
 package dev.gatun.bench.e2e;
 
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -21,6 +22,7 @@ public final class Checksums {
     private static final ConcurrentHashMap<String, Checksum> BY_KEY = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, Long> TASK_CPU_NANOS = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, Boolean> OBJECT_REUSE = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Set<Long>> SINK_THREADS = new ConcurrentHashMap<>();
 
     private Checksums() {}
 
@@ -34,6 +36,13 @@ public final class Checksums {
      */
     static void addTaskCpu(String key, long nanos) {
         TASK_CPU_NANOS.merge(key, nanos, Long::sum);
+        SINK_THREADS.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread().threadId());
+    }
+
+    /** Removes and returns the ids of the threads the sinks with {@code key} closed on (empty when none). */
+    public static Set<Long> takeSinkThreads(String key) {
+        Set<Long> ids = SINK_THREADS.remove(key);
+        return ids == null ? Set.of() : ids;
     }
 
     /** Whether object reuse was on in the job of the sink that opened under {@code key}, as its writer context says. */

@@ -221,12 +221,19 @@ public final class E2eRunner {
         Checksums.take(key);
         Checksums.takeTaskCpuNanos(key);
         Checksums.takeObjectReuse(key);
+        Checksums.takeSinkThreads(key);
         long start = System.nanoTime();
-        TableResult result = tEnv.executeSql(insert);
-        JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
+        JobExecutionResult job;
+        long upstreamCpuNanos;
+        try (TaskThreadCpu upstream = TaskThreadCpu.start()) {
+            TableResult result = tEnv.executeSql(insert);
+            job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
+            upstreamCpuNanos = upstream.stopExcluding(Checksums.takeSinkThreads(key));
+        }
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
-        long cpuNanos = Checksums.takeTaskCpuNanos(key);
+        long sinkCpuNanos = Checksums.takeTaskCpuNanos(key);
+        long cpuNanos = sinkCpuNanos < 0 ? -1 : sinkCpuNanos + upstreamCpuNanos;
         Boolean sawReuse = Checksums.takeObjectReuse(key);
         if (sawReuse == null || sawReuse != reuse) {
             problems.add(query.id() + ": " + engine.name() + " " + mode + " " + phase + " " + index

@@ -2,7 +2,7 @@ package dev.gatun.bench.e2e;
 
 /**
  * One job run: {@code phase} is {@code warmup} or {@code trial}; rows/s come from Flink's net job
- * runtime; {@code taskCpuMillis} is the CPU time of the chained task's thread (-1 if unknown);
+ * runtime; {@code taskCpuMillis} is the CPU time of the job's task threads ({@link TaskThreadCpu}; -1 if unknown);
  * {@code objectReuse} is whether the job ran with object reuse (its sink saw it: always on in batch
  * mode); {@code mode} is the job's {@code execution.runtime-mode}, {@link #STREAMING} or {@link #BATCH}.
  */
