@@ -24,7 +24,8 @@ pub use ffi::abi::{
 pub use ffi::guard::{GatunError, GatunResult};
 pub use ffi::operator::{
     gatun_operator_create, gatun_operator_flush, gatun_operator_free, gatun_operator_held_bytes,
-    gatun_operator_process, GatunOperator,
+    gatun_operator_process,
+    GatunOperator,
 };
 pub use ffi::passthrough::{
     gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,

@@ -242,7 +242,12 @@ mod tests {
             Operator::Gt,
             lit(1),
         ));
-        let plain = create_physical_expr(&expr, &df, &ExecutionProps::new()).unwrap();
+        let plain = create_physical_expr(
+            &expr,
+            &df,
+            &ExecutionProps::new(),
+        )
+        .unwrap();
         let x: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3, 4, 0]));
         let batch = RecordBatch::try_new(schema, vec![x]).unwrap();
         let err = plain.evaluate(&batch).unwrap_err().strip_backtrace();
@@ -261,7 +266,12 @@ mod tests {
             Operator::Gt,
             lit(1),
         ));
-        let safe = create_physical_expr(&safe, &df, &ExecutionProps::new()).unwrap();
+        let safe = create_physical_expr(
+            &safe,
+            &df,
+            &ExecutionProps::new(),
+        )
+        .unwrap();
         assert!(guard(safe).unwrap().as_any().is::<BinaryExpr>());
     }
 }

@@ -28,8 +28,8 @@ use prost::Message;
 use super::compiled::{describe, Compiled};
 use super::guard::guard;
 use super::validate::validate;
-use crate::udf;
 use crate::{GatunError, GatunResult};
+use crate::udf;
 
 /// Decodes, consumes, admits and compiles `bytes` against `schema` (the input
 /// without the row-kind column): every referred expression, in the plan's order.
@@ -195,9 +195,13 @@ fn admit(name: String, expr: &Expr, schema: &DFSchema) -> GatunResult<Compiled> 
     let data_type = expr
         .get_type(schema)
         .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;
-    let physical = create_physical_expr(expr, schema, &ExecutionProps::new())
-        .and_then(guard)
-        .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;
+    let physical = create_physical_expr(
+        expr,
+        schema,
+        &ExecutionProps::new(),
+    )
+    .and_then(guard)
+    .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;
     let physical_type = physical
         .data_type(schema.as_arrow())
         .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;

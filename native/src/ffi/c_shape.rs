@@ -94,13 +94,9 @@ enum Direct {
 enum Offsets {
     None,
     /// `i32`/`i64` offsets into the values buffer (Utf8, Binary and large variants).
-    Values {
-        wide: bool,
-    },
+    Values { wide: bool },
     /// `i32`/`i64` offsets into the only child (List, Map, LargeList).
-    Child {
-        wide: bool,
-    },
+    Child { wide: bool },
 }
 
 impl ShapePlan {
@@ -325,11 +321,8 @@ impl Node {
             checked.aligned &= (buffer(index) as usize).is_multiple_of(align);
         }
 
-        let children = count(
-            array.children.cast::<*const FFI_ArrowArray>(),
-            array.n_children,
-        )
-        .map_err(|e| format!("{path}: children {e}"))?;
+        let children = count(array.children.cast::<*const FFI_ArrowArray>(), array.n_children)
+            .map_err(|e| format!("{path}: children {e}"))?;
         if children != self.children.len() {
             return fail(format!(
                 "{children} children for type {data_type}, expected {}",

@@ -78,19 +78,13 @@ unsafe fn build(
     let (length, offset) = (array.length as usize, array.offset as usize);
     let end = length + offset;
     // SAFETY: `buffers` holds `n_buffers` pointers (checked), `i` is below it.
-    let pointer = |i: usize| unsafe {
-        array
-            .buffers
-            .cast::<*const c_void>()
-            .add(i)
-            .read_unaligned()
-    };
+    let pointer = |i: usize| unsafe { array.buffers.cast::<*const c_void>().add(i).read_unaligned() };
     let buffer = |i: usize, bytes: usize| match NonNull::new(pointer(i).cast_mut().cast::<u8>()) {
         // SAFETY: the producer vouches for `bytes` bytes at the pointer (C Data contract)
         // for as long as `owner` is not released.
-        Some(ptr) if bytes > 0 => {
-            Ok(unsafe { Buffer::from_custom_allocation(ptr, bytes, Arc::clone(owner) as _) })
-        }
+        Some(ptr) if bytes > 0 => Ok(unsafe {
+            Buffer::from_custom_allocation(ptr, bytes, Arc::clone(owner) as _)
+        }),
         None if bytes > 0 => Err(ArrowError::CDataInterface(format!(
             "The external buffer at position {i} is null."
         ))),
@@ -162,8 +156,9 @@ mod tests {
     /// The import before the plan: arrow-rs import, `align_buffers`, `validate`.
     fn old_import(data: &ArrayData) -> Result<ArrayData, ArrowError> {
         // SAFETY: exported by arrow-rs just now, with this type.
-        let mut d =
-            unsafe { from_ffi_and_data_type(FFI_ArrowArray::new(data), data.data_type().clone()) }?;
+        let mut d = unsafe {
+            from_ffi_and_data_type(FFI_ArrowArray::new(data), data.data_type().clone())
+        }?;
         d.align_buffers();
         d.validate()?;
         Ok(d)
@@ -191,7 +186,9 @@ mod tests {
         children: Vec<ArrayData>,
     ) -> ArrayData {
         // SAFETY: only exported and imported (with its checks), never read directly.
-        unsafe { ArrayData::new_unchecked(data_type, len, None, None, offset, buffers, children) }
+        unsafe {
+            ArrayData::new_unchecked(data_type, len, None, None, offset, buffers, children)
+        }
     }
 
     fn offsets(values: &[i32]) -> Buffer {
@@ -217,29 +214,14 @@ mod tests {
             .with_precision_and_scale(10, 2)
             .unwrap();
         let columns: Vec<(&str, ArrayRef)> = vec![
-            (
-                "i",
-                Arc::new(Int64Array::from(vec![Some(1), None, Some(3)])),
-            ),
-            (
-                "s",
-                Arc::new(StringArray::from(vec![Some("a"), None, Some("日本")])),
-            ),
-            (
-                "b",
-                Arc::new(BooleanArray::from(vec![Some(true), None, Some(false)])),
-            ),
+            ("i", Arc::new(Int64Array::from(vec![Some(1), None, Some(3)]))),
+            ("s", Arc::new(StringArray::from(vec![Some("a"), None, Some("日本")]))),
+            ("b", Arc::new(BooleanArray::from(vec![Some(true), None, Some(false)]))),
             ("d", Arc::new(decimal)),
-            (
-                "f",
-                Arc::new(FixedSizeBinaryArray::from(vec![&b"ab"[..], b"cd", b"ef"])),
-            ),
+            ("f", Arc::new(FixedSizeBinaryArray::from(vec![&b"ab"[..], b"cd", b"ef"]))),
             ("l", Arc::new(list)),
             ("m", Arc::new(map)),
-            (
-                "t",
-                Arc::new(TimestampMillisecondArray::from(vec![1, 2, 3])),
-            ),
+            ("t", Arc::new(TimestampMillisecondArray::from(vec![1, 2, 3]))),
         ];
         StructArray::try_from(columns).unwrap().into_data()
     }
@@ -260,10 +242,7 @@ mod tests {
         let header = |d: &ArrayData| (d.len(), d.offset(), d.null_count());
         assert_eq!(header(a), header(b), "{name}");
         let buffers = |d: &ArrayData| {
-            d.buffers()
-                .iter()
-                .map(|x| (x.as_ptr(), x.len()))
-                .collect::<Vec<_>>()
+            d.buffers().iter().map(|x| (x.as_ptr(), x.len())).collect::<Vec<_>>()
         };
         // Bits, not addresses: arrow-rs's exporter copies a bitmap whose offset moved.
         let nulls = |d: &ArrayData| d.nulls().cloned();
@@ -283,11 +262,7 @@ mod tests {
         let no_columns = StructArray::new_empty_fields(3, None).into_data();
         let cases = [
             ("batch", batch.clone(), false),
-            (
-                "sliced",
-                StructArray::from(batch.clone()).slice(1, 2).into_data(),
-                false,
-            ),
+            ("sliced", StructArray::from(batch.clone()).slice(1, 2).into_data(), false),
             ("null_count -1", batch.clone(), true),
             ("0 rows", batch.slice(0, 0), false),
             ("no columns", no_columns, false),
@@ -304,8 +279,7 @@ mod tests {
                 ffi
             };
             // SAFETY: live exports of `data`'s type.
-            let old =
-                unsafe { from_ffi_and_data_type(export(), data.data_type().clone()) }.unwrap();
+            let old = unsafe { from_ffi_and_data_type(export(), data.data_type().clone()) }.unwrap();
             // SAFETY: as above.
             let new = unsafe { import_array(&plan, export(), "input") }.unwrap();
             assert_same(&old, &new, name);
@@ -339,13 +313,7 @@ mod tests {
     fn malformed_arrays_are_rejected_at_least_as_often_as_before() {
         let int = |len| Int32Array::from(vec![1; len]).into_data();
         let utf8 = |len, offset, o: &[i32]| {
-            raw(
-                DataType::Utf8,
-                len,
-                offset,
-                vec![offsets(o), Buffer::from(&b"abcdef"[..])],
-                vec![],
-            )
+            raw(DataType::Utf8, len, offset, vec![offsets(o), Buffer::from(&b"abcdef"[..])], vec![])
         };
         let list = |len, o: &[i32], child| {
             let item = Arc::new(Field::new("item", DataType::Int32, true));
@@ -353,22 +321,12 @@ mod tests {
         };
         let fields = Fields::from(vec![Field::new("a", DataType::Int32, true)]);
         let strukt = |len, offset, child| {
-            raw(
-                DataType::Struct(fields.clone()),
-                len,
-                offset,
-                vec![],
-                vec![child],
-            )
+            raw(DataType::Struct(fields.clone()), len, offset, vec![], vec![child])
         };
         let cases: Vec<(&str, ArrayData, bool)> = vec![
             ("valid utf8", utf8(2, 0, &[0, 2, 6]), true),
             ("valid sliced utf8", utf8(1, 1, &[0, 2, 6]), true),
-            (
-                "decreasing inside (validate_full's job)",
-                utf8(2, 0, &[0, 5, 3]),
-                true,
-            ),
+            ("decreasing inside (validate_full's job)", utf8(2, 0, &[0, 5, 3]), true),
             ("last before first", utf8(2, 0, &[4, 5, 3]), false),
             ("negative first", utf8(2, 0, &[-1, 2, 3]), false),
             ("empty, first offset not 0", utf8(0, 1, &[0, 3]), false),
@@ -379,11 +337,7 @@ mod tests {
             ("struct child long enough", strukt(2, 1, int(3)), true),
             ("struct child too short", strukt(3, 0, int(2)), false),
             // validate() checks only len <= child len; StructArray::from would panic.
-            (
-                "struct child too short for offset + length",
-                strukt(2, 1, int(2)),
-                false,
-            ),
+            ("struct child too short for offset + length", strukt(2, 1, int(2)), false),
         ];
         for (name, data, valid) in cases {
             let new = new_import(&data);
@@ -393,9 +347,7 @@ mod tests {
                 assert!(new.is_err(), "{name}: the old import refused it: {old:?}");
             }
             if let Ok(imported) = new {
-                imported
-                    .validate()
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                imported.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
             }
         }
     }
@@ -409,10 +361,7 @@ mod tests {
         unsafe { *ffi.buffers.add(1) = std::ptr::null() };
         // SAFETY: as above; the import reads no buffer through the NULL pointer.
         let e = unsafe { import_array(&plan, ffi, "input") }.unwrap_err();
-        assert!(
-            matches!(&e, ImportError::Import(m) if m.to_string().contains("position 1 is null")),
-            "{e:?}"
-        );
+        assert!(matches!(&e, ImportError::Import(m) if m.to_string().contains("position 1 is null")), "{e:?}");
     }
 
     #[test]
@@ -423,10 +372,7 @@ mod tests {
         ffi.null_count = 3;
         // SAFETY: exported by arrow-rs; only null_count was changed.
         let e = unsafe { import_array(&plan, ffi, "input") }.unwrap_err();
-        assert!(
-            matches!(&e, ImportError::Shape(m) if m.contains("null_count (3) exceeds length (2)")),
-            "{e:?}"
-        );
+        assert!(matches!(&e, ImportError::Shape(m) if m.contains("null_count (3) exceeds length (2)")), "{e:?}");
     }
 
     #[test]
@@ -444,12 +390,7 @@ mod tests {
         }
         // SAFETY: as above.
         let e = unsafe { import_array(&plan, ffi, "input") }.unwrap_err();
-        let ImportError::Shape(message) = e else {
-            panic!("{e:?}")
-        };
-        assert!(
-            message.starts_with("input.children[5]: offsets 1 and 3 are 2 and 2"),
-            "{message}"
-        );
+        let ImportError::Shape(message) = e else { panic!("{e:?}") };
+        assert!(message.starts_with("input.children[5]: offsets 1 and 3 are 2 and 2"), "{message}");
     }
 }

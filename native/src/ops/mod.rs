@@ -98,11 +98,8 @@ pub fn create(
             expected_output,
             format,
         )?)),
-        Kind::LocalAggregate => Ok(Box::new(local_aggregate::LocalAggregateOperator::create(
-            plan,
-            input,
-            expected_output,
-            format,
-        )?)),
+        Kind::LocalAggregate => Ok(Box::new(
+            local_aggregate::LocalAggregateOperator::create(plan, input, expected_output, format)?,
+        )),
     }
 }

@@ -186,10 +186,7 @@ impl ScalarUDFImpl for FlinkUdf {
             arrays: &arrays,
             literal: &literal,
             return_type: &return_type,
-            state: self
-                .bound
-                .as_ref()
-                .map(|b| &*b.1 as &(dyn Any + Send + Sync)),
+            state: self.bound.as_ref().map(|b| &*b.1 as &(dyn Any + Send + Sync)),
         })
         .map_err(|e| exec_datafusion_err!("{}: {}", self.name, kernel_message(e)))?;
         if out.len() != rows || out.data_type() != &return_type {
@@ -280,9 +277,10 @@ pub fn bind(expr: Expr) -> std::result::Result<Expr, String> {
         let mut g = f.clone();
         g.bound = Some(bound);
         let func = Arc::new(ScalarUDF::new_from_impl(g));
-        Ok(Transformed::yes(Expr::ScalarFunction(
-            ScalarFunction::new_udf(func, call.args.clone()),
-        )))
+        Ok(Transformed::yes(Expr::ScalarFunction(ScalarFunction::new_udf(
+            func,
+            call.args.clone(),
+        ))))
     })
     .map(|t| t.data)
     .map_err(|e| match e {

@@ -74,18 +74,8 @@ fn column(values: &[&Value], data_type: &DataType) -> ArrayRef {
         DataType::Int16 => Arc::new(values.iter().map(|v| int::<i16>(v)).collect::<Int16Array>()),
         DataType::Int32 => Arc::new(values.iter().map(|v| int::<i32>(v)).collect::<Int32Array>()),
         DataType::Int64 => Arc::new(values.iter().map(|v| int::<i64>(v)).collect::<Int64Array>()),
-        DataType::Float32 => Arc::new(
-            values
-                .iter()
-                .map(|v| text::<f32>(v))
-                .collect::<Float32Array>(),
-        ),
-        DataType::Float64 => Arc::new(
-            values
-                .iter()
-                .map(|v| text::<f64>(v))
-                .collect::<Float64Array>(),
-        ),
+        DataType::Float32 => Arc::new(values.iter().map(|v| text::<f32>(v)).collect::<Float32Array>()),
+        DataType::Float64 => Arc::new(values.iter().map(|v| text::<f64>(v)).collect::<Float64Array>()),
         DataType::Decimal128(_, scale) => Arc::new(
             values
                 .iter()
@@ -98,23 +88,18 @@ fn column(values: &[&Value], data_type: &DataType) -> ArrayRef {
             let decoded: Vec<Option<Vec<u8>>> = values
                 .iter()
                 .map(|v| {
-                    v.as_str()
-                        .map(|s| base64::engine::general_purpose::STANDARD.decode(s).unwrap())
+                    v.as_str().map(|s| {
+                        base64::engine::general_purpose::STANDARD
+                            .decode(s)
+                            .unwrap()
+                    })
                 })
                 .collect();
-            Arc::new(
-                decoded
-                    .iter()
-                    .map(|b| b.as_deref())
-                    .collect::<BinaryArray>(),
-            )
+            Arc::new(decoded.iter().map(|b| b.as_deref()).collect::<BinaryArray>())
         }
-        DataType::Date32 => Arc::new(
-            values
-                .iter()
-                .map(|v| int::<i32>(v))
-                .collect::<Date32Array>(),
-        ),
+        DataType::Date32 => {
+            Arc::new(values.iter().map(|v| int::<i32>(v)).collect::<Date32Array>())
+        }
         DataType::Time32(TimeUnit::Millisecond) => Arc::new(
             values
                 .iter()
@@ -311,11 +296,7 @@ fn every_golden_plan_built_in_java_evaluates_like_stock_flink() {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    assert!(
-        files.len() >= 30,
-        "expected the goldens of every type and function, found {}",
-        files.len()
-    );
+    assert!(files.len() >= 30, "expected the goldens of every type and function, found {}", files.len());
     let failures: Vec<String> = files
         .iter()
         .filter_map(|p| {
@@ -336,15 +317,12 @@ fn every_golden_plan_built_in_java_evaluates_like_stock_flink() {
 
 #[test]
 fn goldens_speak_the_pinned_substrait_spec() {
-    let pinned = std::fs::read_to_string(
-        crate::common::crate_dir().join("admission/substrait-spec-version"),
-    )
-    .unwrap();
+    let pinned = std::fs::read_to_string(crate::common::crate_dir().join("admission/substrait-spec-version"))
+        .unwrap();
     for entry in std::fs::read_dir(golden_dir()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|x| x == "json") {
-            let golden: Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let golden: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             assert_eq!(
                 golden["substrait_spec"].as_str(),
                 Some(pinned.trim()),

@@ -134,7 +134,10 @@ fn rust_sources(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
 
 fn rust_functions() -> Signatures {
     let mut sources = Vec::new();
-    rust_sources(&crate::common::crate_dir().join("src"), &mut sources);
+    rust_sources(
+        &crate::common::crate_dir().join("src"),
+        &mut sources,
+    );
     let mut functions = Signatures::new();
     for (path, text) in sources {
         for (at, _) in text.match_indices("extern \"C\" fn ") {
@@ -308,10 +311,7 @@ fn watermark_progress_fields_match_the_header() {
             ("int64_t".to_string(), n.to_string())
         })
         .collect();
-    assert_eq!(
-        c_struct_fields("gatun.h", "GatunWatermarkProgress"),
-        expected
-    );
+    assert_eq!(c_struct_fields("gatun.h", "GatunWatermarkProgress"), expected);
 }
 
 #[test]

@@ -914,7 +914,7 @@ fn a_group_limit_emits_once_a_batch_leaves_that_many_groups() {
     let rest = handle.flush().unwrap().unwrap();
     assert_eq!(keys(&rest), ["a"]);
     assert!(handle.flush().unwrap().is_none());
-    // 0 is no limit, and a plan is streaming (bundle) or batch (group limit), not both
+    // a limit of 0 is refused, and a plan is streaming (bundle) or batch (group limit), not both
     let zero = agg_plan_proto(&schema, &projections, None, &[0], &measures, &[]);
     create_fails(
         &with_group_limit(zero, 0).encode_to_vec(),

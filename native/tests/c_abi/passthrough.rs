@@ -10,8 +10,7 @@ use arrow::datatypes::*;
 use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray};
 use gatun_native::ffi::abi::{GATUN_ERR_ARROW, GATUN_ERR_INVALID_ARGUMENT, GATUN_OK};
 use gatun_native::{
-    ffi::export, gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free,
-    GatunPassthrough,
+    ffi::export, gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,
 };
 
 use crate::common::{first_buffer_ptr, live_exports, message, serial, stats};
@@ -52,13 +51,10 @@ fn call(
     let mut output = FFI_ArrowArray::empty();
     let mut err = [0 as c_char; 512];
     // SAFETY: valid, aligned structs; `handle` may be stale (the function checks it).
-    let status =
-        unsafe { gatun_passthrough(handle, &mut input, &mut output, err.as_mut_ptr(), err.len()) };
-    let text = if status == GATUN_OK {
-        String::new()
-    } else {
-        message(&err)
+    let status = unsafe {
+        gatun_passthrough(handle, &mut input, &mut output, err.as_mut_ptr(), err.len())
     };
+    let text = if status == GATUN_OK { String::new() } else { message(&err) };
     (status, text, input, output)
 }
 
@@ -66,14 +62,7 @@ fn free(handle: *mut GatunPassthrough) -> (i32, String) {
     let mut err = [0 as c_char; 512];
     // SAFETY: `handle` may be stale (the function checks it).
     let status = unsafe { gatun_passthrough_free(handle, err.as_mut_ptr(), err.len()) };
-    (
-        status,
-        if status == GATUN_OK {
-            String::new()
-        } else {
-            message(&err)
-        },
-    )
+    (status, if status == GATUN_OK { String::new() } else { message(&err) })
 }
 
 #[test]
@@ -90,15 +79,8 @@ fn hands_back_the_same_buffers() {
         assert_eq!(live_exports(), (2, 0), "output + the input it keeps alive");
         // SAFETY: `output` was just exported by gatun_passthrough with this type.
         let data = unsafe { from_ffi_and_data_type(output, array.data_type().clone()) }.unwrap();
-        assert_eq!(
-            first_buffer_ptr(&data),
-            first_buffer_ptr(&array.to_data()),
-            "copied"
-        );
-        assert_eq!(
-            &make_array(data.clone()),
-            &(Arc::new(array.clone()) as ArrayRef)
-        );
+        assert_eq!(first_buffer_ptr(&data), first_buffer_ptr(&array.to_data()), "copied");
+        assert_eq!(&make_array(data.clone()), &(Arc::new(array.clone()) as ArrayRef));
         drop(data);
         assert_eq!(live_exports(), (0, 0));
     }
@@ -135,10 +117,7 @@ fn freed_or_unknown_handles_are_invalid_arguments() {
     assert!(text.contains("not a live GatunPassthrough"), "{text}");
     let (status, text, input, _) = call(handle, export::export_array(&array.to_data()));
     assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT, "{text}");
-    assert!(
-        input.is_released(),
-        "consumed even when the handle is stale"
-    );
+    assert!(input.is_released(), "consumed even when the handle is stale");
     let (status, _, _, _) = call(ptr::null_mut(), export::export_array(&array.to_data()));
     assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT);
     assert_eq!(live_exports(), (0, 0));
@@ -154,12 +133,9 @@ fn timing() {
     let _serial = serial();
     for rows in [0_usize, 4096] {
         let long = || Arc::new(Int64Array::from_iter_values(0..rows as i64)) as ArrayRef;
-        let double =
-            || Arc::new(Float64Array::from_iter_values((0..rows).map(|i| i as f64))) as ArrayRef;
+        let double = || Arc::new(Float64Array::from_iter_values((0..rows).map(|i| i as f64))) as ArrayRef;
         let text = || {
-            Arc::new(StringArray::from_iter_values(
-                (0..rows).map(|i| format!("{i:040}")),
-            )) as ArrayRef
+            Arc::new(StringArray::from_iter_values((0..rows).map(|i| format!("{i:040}")))) as ArrayRef
         };
         let columns: Vec<(&str, ArrayRef)> = vec![
             ("a", long()),

@@ -184,11 +184,7 @@ fn timestamp_plus_millis() {
         )
         .unwrap()
     };
-    let ms: ArrayRef = Arc::new(TimestampMillisecondArray::from(vec![
-        Some(TS),
-        None,
-        Some(-1),
-    ]));
+    let ms: ArrayRef = Arc::new(TimestampMillisecondArray::from(vec![Some(TS), None, Some(-1)]));
     let out = plus(ms, -4_000);
     let out = out.as_primitive::<TimestampMillisecondType>();
     assert_eq!(out.value(0), TS - 4_000);

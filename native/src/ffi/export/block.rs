@@ -233,8 +233,9 @@ mod tests {
     fn watched_ints(freed: &Arc<AtomicBool>) -> ArrayData {
         let owner = Arc::new(Watched(Arc::clone(freed)));
         // SAFETY: a static array of 12 bytes; the owner only watches the drop.
-        let buffer =
-            unsafe { Buffer::from_custom_allocation(NonNull::from(&BYTES).cast(), 12, owner) };
+        let buffer = unsafe {
+            Buffer::from_custom_allocation(NonNull::from(&BYTES).cast(), 12, owner)
+        };
         ArrayData::builder(DataType::Int32)
             .len(3)
             .add_buffer(buffer)
@@ -249,20 +250,14 @@ mod tests {
             Some(vec![]),
         ]);
         let inner = StructArray::try_from(vec![
-            (
-                "s",
-                Arc::new(StringArray::from(vec![Some("a"), None, Some("c")])) as ArrayRef,
-            ),
+            ("s", Arc::new(StringArray::from(vec![Some("a"), None, Some("c")])) as ArrayRef),
             ("l", Arc::new(list) as ArrayRef),
         ])
         .unwrap();
         StructArray::try_from(vec![
             ("i", make_array(ints)),
             ("inner", Arc::new(inner) as ArrayRef),
-            (
-                "f",
-                Arc::new(Float64Array::from(vec![Some(1.5), None, None])) as ArrayRef,
-            ),
+            ("f", Arc::new(Float64Array::from(vec![Some(1.5), None, None])) as ArrayRef),
         ])
         .unwrap()
         .into_data()
@@ -281,10 +276,7 @@ mod tests {
         back.validate_full().unwrap();
         assert_eq!(&make_array(back.clone()), &make_array(data.clone()));
         drop(data);
-        assert!(
-            !freed.load(Ordering::SeqCst),
-            "the import still holds the block"
-        );
+        assert!(!freed.load(Ordering::SeqCst), "the import still holds the block");
         drop(back);
         assert!(freed.load(Ordering::SeqCst), "released with the import");
     }
@@ -300,10 +292,7 @@ mod tests {
         // SAFETY: the root is live; its release skips the moved-out child.
         unsafe { (root.release.unwrap())(&mut root) };
         assert!(root.release.is_none());
-        assert!(
-            !freed.load(Ordering::SeqCst),
-            "the moved child keeps the block"
-        );
+        assert!(!freed.load(Ordering::SeqCst), "the moved child keeps the block");
         // SAFETY: a live child export of type Int32.
         let ints = unsafe { from_ffi_and_data_type(child, DataType::Int32) }.unwrap();
         assert_eq!(ints.buffers()[0].typed_data::<i32>(), &[10, 20, 30]);
@@ -315,11 +304,7 @@ mod tests {
     fn types_a_block_cannot_carry_go_through_arrow_rs() {
         let dict: DictionaryArray<Int32Type> = vec!["x", "y"].into_iter().collect();
         let views = StringViewArray::from(vec!["a"]);
-        for data in [
-            dict.into_data(),
-            views.into_data(),
-            NullArray::new(2).into_data(),
-        ] {
+        for data in [dict.into_data(), views.into_data(), NullArray::new(2).into_data()] {
             assert!(measure(&data).is_none(), "{}", data.data_type());
             let exported = export_owned(data.clone());
             // SAFETY: just exported with this type.
