@@ -35,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * finishes its bundle: the kernel itself emits after {@link NativeCalcSpec#bundleRows()} rows
  * reached the aggregate (past the Calc's filter), and the operator makes it emit before a watermark
  * (the mini-batch assigner's), before a checkpoint barrier and at the end of input. It has no
- * latency timer: the mini-batch watermarks pace it, as they pace the stock operator.
+ * latency timer: the mini-batch watermarks pace it, as they pace the stock operator. In a batch job
+ * ({@link NativeCalcSpec#groupLimit()} instead of a bundle) the kernel emits its groups once an input
+ * batch leaves that many, as Flink's local hash aggregate does when its memory is full, and the end
+ * of input emits the rest.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
