@@ -215,7 +215,25 @@ pub fn agg_plan_proto(
 }
 
 /// `plan` with the bundle-size optimization of `rows` (as a `UInt64Value`) on its aggregate.
-pub fn with_bundle(mut plan: Plan, rows: u64) -> Plan {
+pub fn with_bundle(plan: Plan, rows: u64) -> Plan {
+    with_optimization(
+        plan,
+        gatun_native::ops::local_aggregate::plan::BUNDLE_ROWS_TYPE_URL,
+        rows,
+    )
+}
+
+/// `plan` with the group-limit optimization of `groups` on its aggregate.
+pub fn with_group_limit(plan: Plan, groups: u64) -> Plan {
+    with_optimization(
+        plan,
+        gatun_native::ops::local_aggregate::plan::GROUP_LIMIT_TYPE_URL,
+        groups,
+    )
+}
+
+/// `plan` with one more `UInt64Value` optimization of type URL `url` on its aggregate.
+fn with_optimization(mut plan: Plan, url: &str, value_of: u64) -> Plan {
     use datafusion_substrait::substrait::proto::extensions::AdvancedExtension;
     let Some(PlanRelType::Root(root)) = &mut plan.relations[0].rel_type else {
         unreachable!()
@@ -224,14 +242,14 @@ pub fn with_bundle(mut plan: Plan, rows: u64) -> Plan {
         unreachable!()
     };
     let mut value = vec![0x08];
-    prost::encoding::encode_varint(rows, &mut value);
+    prost::encoding::encode_varint(value_of, &mut value);
     let mut any = AdvancedExtension::default().enhancement.unwrap_or_default();
-    any.type_url = gatun_native::ops::local_aggregate::plan::BUNDLE_ROWS_TYPE_URL.to_string();
+    any.type_url = url.to_string();
     any.value = value.into();
-    aggregate.advanced_extension = Some(AdvancedExtension {
-        optimization: vec![any],
-        enhancement: None,
-    });
+    let extension = aggregate
+        .advanced_extension
+        .get_or_insert_with(AdvancedExtension::default);
+    extension.optimization.push(any);
     plan
 }
 

@@ -874,3 +874,59 @@ fn a_bundle_emits_exactly_after_its_rows_passed_the_filter() {
         &["the bundle size is 0"],
     );
 }
+
+#[test]
+fn a_group_limit_emits_once_a_batch_leaves_that_many_groups() {
+    let _guard = no_leaks();
+    let schema = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("v", DataType::Int64, true),
+    ]);
+    let projections = [("k", col("k")), ("v", col("v"))];
+    let measures = [count_star(), m("sum", 1)];
+    let expected = agg_expected(&schema, &projections, &[0], &measures);
+    let proto = agg_plan_proto(&schema, &projections, None, &[0], &measures, &[]);
+    let bytes = with_group_limit(proto, 3).encode_to_vec();
+    let handle = create_agg(&bytes, &schema, &expected).unwrap();
+    let keys = |out: &RecordBatch| {
+        (0..out.num_rows())
+            .map(|r| out.column(0).as_string::<i32>().value(r).to_string())
+            .collect::<Vec<_>>()
+    };
+    // two groups are held: below the limit, nothing leaves
+    let first = kv(&[
+        (Some("a"), Some(1)),
+        (Some("b"), Some(2)),
+        (Some("a"), Some(3)),
+    ]);
+    assert!(handle.process(&first, None).unwrap().is_none());
+    // the batch leaves four groups: all of them leave, the holder starts over
+    let second = kv(&[
+        (Some("c"), Some(4)),
+        (Some("d"), Some(5)),
+        (Some("a"), Some(6)),
+    ]);
+    let out = handle.process(&second, None).unwrap().unwrap();
+    assert_eq!(keys(&out), ["a", "b", "c", "d"]);
+    assert_eq!(i64s(out.column(2)), [Some(10), Some(2), Some(4), Some(5)]);
+    let third = kv(&[(Some("a"), Some(7))]);
+    assert!(handle.process(&third, None).unwrap().is_none());
+    let rest = handle.flush().unwrap().unwrap();
+    assert_eq!(keys(&rest), ["a"]);
+    assert!(handle.flush().unwrap().is_none());
+    // a limit of 0 is refused, and a plan is streaming (bundle) or batch (group limit), not both
+    let zero = agg_plan_proto(&schema, &projections, None, &[0], &measures, &[]);
+    create_fails(
+        &with_group_limit(zero, 0).encode_to_vec(),
+        &schema,
+        &expected,
+        &["the group limit is 0"],
+    );
+    let both = agg_plan_proto(&schema, &projections, None, &[0], &measures, &[]);
+    create_fails(
+        &with_group_limit(with_bundle(both, 5), 5).encode_to_vec(),
+        &schema,
+        &expected,
+        &["both a bundle size", "group limit"],
+    );
+}

@@ -51,6 +51,8 @@ pub struct LocalAggregateOperator {
     bundle_filled: usize,
     /// For a window aggregate: the slice-end column and the flush rule.
     slicing: Option<Slicing>,
+    /// Emit the groups once a batch leaves at least this many (a batch local phase), if given.
+    group_limit: Option<usize>,
     output: Output,
 }
 
@@ -71,6 +73,12 @@ impl LocalAggregateOperator {
             )));
         }
         let plan = plan::decode(bytes)?;
+        if plan.bundle_rows.is_some() && plan.group_limit.is_some() {
+            return Err(GatunError::plan(
+                "the plan has both a bundle size (streaming) and a group limit (batch); a local \
+                 aggregate takes at most one",
+            ));
+        }
         let mut compiled = compile_expressions(&plan.calc, &input.columns)?;
         let has_filter =
             compiled.len() > plan.columns && compiled.last().is_some_and(|c| c.name == FILTER_NAME);
@@ -92,10 +100,10 @@ impl LocalAggregateOperator {
         let slicing = match plan.window.clone() {
             None => None,
             Some(w) => {
-                if plan.bundle_rows.is_some() {
+                if plan.bundle_rows.is_some() || plan.group_limit.is_some() {
                     return Err(GatunError::plan(
-                        "a local window aggregate has no bundle size (its buffer leaves on \
-                         watermarks, barriers and at the end of input)",
+                        "a local window aggregate has no bundle size and no group limit (its \
+                         buffer leaves on watermarks, barriers and at the end of input)",
                     ));
                 }
                 let time_type = compiled[w.time_column].data_type.clone();
@@ -123,6 +131,9 @@ impl LocalAggregateOperator {
                 .map(|r| usize::try_from(r).unwrap_or(usize::MAX)),
             bundle_filled: 0,
             slicing,
+            group_limit: plan
+                .group_limit
+                .map(|g| usize::try_from(g).unwrap_or(usize::MAX)),
             output,
         })
     }
@@ -356,6 +367,15 @@ impl NativeOperator for LocalAggregateOperator {
                 })?;
         let Some(bundle) = self.bundle_rows else {
             self.fold(&columns)?;
+            if self
+                .group_limit
+                .is_some_and(|limit| self.kernel.num_groups() >= limit)
+            {
+                return match self.emit_groups()? {
+                    Some(groups) => self.assemble(groups).map(Some),
+                    None => Ok(None),
+                };
+            }
             return Ok(None);
         };
         // the groups leave exactly where Flink's bundle of `bundle` rows ends, maybe several times

@@ -7,11 +7,17 @@
 //!                             └─ ReadRel(base_schema) the input batches
 //! ```
 //!
-//! The aggregate's `advanced_extension` may carry one optimization, a
-//! `google.protobuf.UInt64Value` ([`BUNDLE_ROWS_TYPE_URL`]): the bundle size of Flink's local
-//! phase (`table.exec.mini-batch.size`), after which many rows reaching the aggregate (past the
-//! filter) its groups are emitted. It changes when groups leave, never what the global phase ends
-//! with, so it is an optimization in Substrait's sense; other optimizations are ignored.
+//! The aggregate's `advanced_extension` may carry two optimizations, each a
+//! `google.protobuf.UInt64Value` told apart by its type URL:
+//! - [`BUNDLE_ROWS_TYPE_URL`]: the bundle size of Flink's streaming local phase
+//!   (`table.exec.mini-batch.size`), after which many rows reaching the aggregate (past the
+//!   filter) its groups are emitted;
+//! - [`GROUP_LIMIT_TYPE_URL`]: the groups a batch local phase may hold; once a folded input
+//!   batch leaves at least that many, they are emitted (Flink's batch local hash aggregate
+//!   emits its groups when its memory is full).
+//!
+//! Both change when groups leave, never what the global phase ends with, so they are
+//! optimizations in Substrait's sense; other optimizations are ignored.
 //!
 //! Every measure (`count`, `sum`, `sum0`, `avg`, `min`, `max`) is an `AggregateFunction` in phase `INITIAL_TO_INTERMEDIATE` (Flink's local
 //! phase), invocation ALL, no sorts, arguments and FILTER given as field references into the
@@ -72,10 +78,16 @@ pub struct AggregatePlan {
     pub bundle_rows: Option<u64>,
     /// For a local window aggregate, how rows are sliced ([`super::window_plan`]).
     pub window: Option<WindowPlan>,
+    /// Emit the groups once at least this many are held after a batch, if given.
+    pub group_limit: Option<u64>,
 }
 
 /// The type URL of the bundle-size optimization.
 pub const BUNDLE_ROWS_TYPE_URL: &str = "type.googleapis.com/google.protobuf.UInt64Value";
+
+/// The type URL of the group-limit optimization (a `google.protobuf.UInt64Value` message under
+/// Gatun's own name, so that it is not mistaken for the bundle size).
+pub const GROUP_LIMIT_TYPE_URL: &str = "type.gatun.dev/gatun.aggregate.GroupLimit";
 
 fn bad(what: impl std::fmt::Display) -> GatunError {
     GatunError::plan(format!("malformed local aggregate plan: {what}"))
@@ -145,7 +157,8 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
         keys,
         measures,
         names: root.names.clone(),
-        bundle_rows: bundle_rows(aggregate)?,
+        bundle_rows: optimization(aggregate, BUNDLE_ROWS_TYPE_URL, "the bundle size")?,
+        group_limit: optimization(aggregate, GROUP_LIMIT_TYPE_URL, "the group limit")?,
         window: window(aggregate, columns)?,
     })
 }
@@ -176,37 +189,35 @@ fn window(aggregate: &AggregateRel, columns: usize) -> GatunResult<Option<Window
     Ok(Some(window))
 }
 
-/// The bundle size of the aggregate's optimizations, if one is given.
-fn bundle_rows(aggregate: &AggregateRel) -> GatunResult<Option<u64>> {
+/// The positive `UInt64Value` of the aggregate's optimization `type_url`, if one is given.
+fn optimization(aggregate: &AggregateRel, type_url: &str, what: &str) -> GatunResult<Option<u64>> {
     let Some(extension) = &aggregate.advanced_extension else {
         return Ok(None);
     };
-    let mut rows = None;
+    let mut found = None;
     for any in extension
         .optimization
         .iter()
-        .filter(|a| a.type_url == BUNDLE_ROWS_TYPE_URL)
+        .filter(|a| a.type_url == type_url)
     {
         // UInt64Value { uint64 value = 1; }; a missing field is 0
         let mut buf: &[u8] = &any.value;
         let mut value = 0;
         while !buf.is_empty() {
             let key = prost::encoding::decode_varint(&mut buf)
-                .map_err(|e| bad(format!("the bundle size: {e}")))?;
+                .map_err(|e| bad(format!("{what}: {e}")))?;
             if key != 0x08 {
-                return Err(bad(format!(
-                    "the bundle size has an unknown field (key {key})"
-                )));
+                return Err(bad(format!("{what} has an unknown field (key {key})")));
             }
             value = prost::encoding::decode_varint(&mut buf)
-                .map_err(|e| bad(format!("the bundle size: {e}")))?;
+                .map_err(|e| bad(format!("{what}: {e}")))?;
         }
         if value == 0 {
-            return Err(bad("the bundle size is 0; it must be positive"));
+            return Err(bad(format!("{what} is 0; it must be positive")));
         }
-        rows = Some(value);
+        found = Some(value);
     }
-    Ok(rows)
+    Ok(found)
 }
 
 fn reference(expression: Expression, name: String) -> ExpressionReference {

@@ -67,4 +67,12 @@ public final class GatunOptions {
             .withDescription("Run the local (pre-shuffle) phase of two-phase group aggregates natively, fused with"
                     + " the Calc below it, where admitted. false keeps them on Flink (the Calc is still decided"
                     + " on its own).");
+
+    public static final ConfigOption<Long> BATCH_AGGREGATE_GROUP_LIMIT = key("gatun.aggregate.batch.group-limit")
+            .longType()
+            .defaultValue(100_000L)
+            .withDescription("Batch mode: the groups a native local hash aggregate holds before it emits them"
+                    + " and starts over (Flink's local hash aggregate does the same when its managed memory is"
+                    + " full). Checked after each input batch, so up to gatun.batch.rows more may be held."
+                    + " Higher reduces more before the shuffle and holds more native memory.");
 }

@@ -10,6 +10,7 @@ import dev.gatun.planner.configured.GatunFromConfiguration;
 import dev.gatun.planner.nodes.BatchExecNativeCalc;
 import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.rewrite.CostRule;
+import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.testing.CollectSinkFactory;
 import dev.gatun.planner.testing.GatunCounters;
@@ -28,6 +29,7 @@ import org.apache.flink.runtime.OperatorIDPair;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.PlanReference;
@@ -235,7 +237,26 @@ class BatchModeTest {
                 "the batch island changes the job graph (chains, operator ids)");
     }
 
+    /** The native local hash aggregate and its fused Calc keep the stock operators' ids and chains. */
+    @Test
+    void aNativeLocalHashAggregateKeepsTheStockJobGraph() {
+        String insert = "INSERT INTO agg_out SELECT MOD(id, 5), COUNT(*), SUM(b) FROM t WHERE a > 0 GROUP BY MOD(id, 5)";
+        String sink = "CREATE TEMPORARY TABLE agg_out (k INT, c BIGINT, total BIGINT) WITH ('connector' = 'blackhole')";
+        StreamGraph graph = batchStreamGraph(true, insert, sink);
+        assertTrue(graph.getStreamNodes().stream().anyMatch(n -> n.getOperatorName().contains("LocalHashAggregate")
+                        && n.getOperatorFactory() instanceof SimpleOperatorFactory<?> f
+                        && f.getOperator() instanceof IslandOperator),
+                "no island in " + graph.getStreamNodes());
+        assertEquals(jobVertices(batchStreamGraph(false, insert, sink)), jobVertices(graph),
+                "the native local aggregate changes the job graph (chains, operator ids)");
+    }
+
     private static StreamGraph batchStreamGraph(boolean nativeEnabled) {
+        return batchStreamGraph(nativeEnabled, "INSERT INTO out_t " + NATIVE_QUERY,
+                "CREATE TEMPORARY TABLE out_t (id BIGINT, a INT, s STRING) WITH ('connector' = 'blackhole')");
+    }
+
+    private static StreamGraph batchStreamGraph(boolean nativeEnabled, String insert, String sinkDdl) {
         Configuration conf = new Configuration();
         conf.setString("parallelism.default", "1");
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
@@ -244,10 +265,11 @@ class BatchModeTest {
         tEnv.getConfig().set(GatunOptions.FORCE, true);
         assertTrue(Gatun.enable(tEnv));
         tEnv.getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+        tEnv.getConfig().set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
         TestTables.createT(tEnv, "t", 10);
-        tEnv.executeSql("CREATE TEMPORARY TABLE out_t (id BIGINT, a INT, s STRING) WITH ('connector' = 'blackhole')");
+        tEnv.executeSql(sinkDdl);
         StreamStatementSet set = tEnv.createStatementSet();
-        set.addInsertSql("INSERT INTO out_t " + NATIVE_QUERY);
+        set.addInsertSql(insert);
         set.attachAsDataStream();
         return env.getStreamGraph();
     }

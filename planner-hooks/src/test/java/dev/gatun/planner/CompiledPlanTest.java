@@ -195,6 +195,18 @@ class CompiledPlanTest {
         assertEquals(json, restored.asJsonString());
     }
 
+    /** A plan compiled before the batch group limit existed (no {@code groupLimit} in its spec) still loads and runs natively. */
+    @Test
+    void aPlanWithoutTheGroupLimitFieldRunsNatively() throws Exception {
+        String id = sink("no_limit_sink");
+        String json = q.env().compilePlanSql("INSERT INTO no_limit_sink " + SELECT).asJsonString();
+        String older = json.replaceAll(",\\s*\"groupLimit\"\\s*:\\s*0", "");
+        assertTrue(json.contains("\"groupLimit\"") && !older.contains("\"groupLimit\""), json);
+        JobID job = await(q.env().loadPlan(PlanReference.fromJsonString(older)).execute());
+        assertEquals(stock(), CollectSinkFactory.take(id));
+        assertTrue(nativeRowsIn(job) > 0, "the native Calc did not run: " + nativeRowsIn(job));
+    }
+
     @Test
     void compileAndExecutePlanStatementsRunNatively(@TempDir Path dir) throws Exception {
         String id = sink("statement_sink");

@@ -125,6 +125,30 @@ public final class Queries {
                             + " INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end",
                     AGGREGATE).with(NEXMARK_TABLE_CONFIG));
 
+    // ---- issue #14's batch aggregates: the local hash aggregate (with the Calc below it) native.
+    // Not in ALL (its queries are stateless Calcs); select them by id or as "batch-aggregates".
+
+    /** Issue #14's target where the local aggregate is native: batch mode only. */
+    private static final Query.CpuTargets BATCH_AGGREGATE = new Query.CpuTargets(Double.NaN, Double.NaN, 2.0);
+
+    public static final List<Query> BATCH_AGGREGATES = List.of(
+            Query.flat("tpch1", "TPC-H q1 (pricing summary) over a generated lineitem", "lineitem",
+                    "SELECT l_returnflag, l_linestatus, SUM(l_quantity) AS sum_qty,"
+                            + " SUM(l_extendedprice) AS sum_base_price,"
+                            + " SUM(l_extendedprice * (1 - l_discount)) AS sum_disc_price,"
+                            + " SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,"
+                            + " AVG(l_quantity) AS avg_qty, AVG(l_extendedprice) AS avg_price,"
+                            + " AVG(l_discount) AS avg_disc, COUNT(*) AS count_order FROM lineitem"
+                            + " WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY"
+                            + " GROUP BY l_returnflag, l_linestatus",
+                    BATCH_AGGREGATE),
+            Query.nexmark("bidagg", "Nexmark bids per auction: COUNT, SUM, MIN, MAX, AVG of price",
+                    "SELECT auction, COUNT(*) AS bids, SUM(price) AS total, MIN(price) AS low, MAX(price) AS high,"
+                            + " AVG(price) AS average FROM bid GROUP BY auction",
+                    BATCH_AGGREGATE));
+
+    // ---- end of issue #14's batch aggregates
+
     private Queries() {}
 
     /** A query over the Nexmark views without a target (the demo's own). */
@@ -132,16 +156,21 @@ public final class Queries {
         return Query.nexmark(id, title, sql, new Query.CpuTargets(Double.NaN, Double.NaN, Double.NaN));
     }
 
-    /** {@code all} or a comma-separated list of ids. */
+    /** {@code all} ({@link #ALL}), {@code batch-aggregates}, or a comma-separated list of ids of either. */
     public static List<Query> select(String ids) {
         if (ids.equals("all")) {
             return ALL;
         }
+        if (ids.equals("batch-aggregates")) {
+            return BATCH_AGGREGATES;
+        }
+        List<Query> known = new ArrayList<>(ALL);
+        known.addAll(BATCH_AGGREGATES);
         List<Query> out = new ArrayList<>();
         for (String id : ids.split(",")) {
-            out.add(ALL.stream().filter(q -> q.id().equals(id.trim())).findFirst().orElseThrow(() ->
+            out.add(known.stream().filter(q -> q.id().equals(id.trim())).findFirst().orElseThrow(() ->
                     new IllegalArgumentException("unknown query '" + id + "'; known: "
-                            + ALL.stream().map(Query::id).toList())));
+                            + known.stream().map(Query::id).toList())));
         }
         return out;
     }

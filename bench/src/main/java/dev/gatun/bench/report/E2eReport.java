@@ -66,9 +66,11 @@ public final class E2eReport {
         md.append("\nRows/s from Flink's net job runtime (input rows: events for the Nexmark queries); median"
                         + " (min–max) of the measured trials. Ratio = Gatun median / stock median rows/s (> 1: Gatun"
                         + " faster); its range spans the per-pair ratios.\n\n")
-                .append("Task CPU: CPU time of the chained task's thread (source, Calc and sink), median ms per job;"
-                        + " CPU ratio = stock CPU / Gatun CPU (> 1: Gatun cheaper), range over trial pairs. It does"
-                        + " not count time the thread waited for a core, so it holds on a loaded machine.\n");
+                .append("Task CPU: CPU time of every task thread of the job, as its sources and sinks report it when"
+                        + " they close (a Calc query is one chained task: source, Calc and sink; a two-phase aggregate"
+                        + " adds the global aggregate's task after the exchange), median ms per job; CPU ratio = stock CPU / Gatun CPU (> 1: Gatun cheaper), range over trial"
+                        + " pairs. It does not count time a thread waited for a core, so it holds on a loaded"
+                        + " machine.\n");
         List<Setting> settings = trials.stream().map(t -> new Setting(t.mode(), t.objectReuse())).distinct()
                 .sorted(Setting.ORDER).toList();
         for (Setting setting : settings) {

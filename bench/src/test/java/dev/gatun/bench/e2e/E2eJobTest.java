@@ -120,6 +120,26 @@ class E2eJobTest {
                 .filter(q -> q.source().equals(Query.NEXMARK)).map(Query::id).collect(Collectors.toSet()));
     }
 
+    /** Issue #14's batch aggregates: in batch mode the local hash aggregate and the Calc below it are one island. */
+    @Test
+    void everyBatchAggregateRunsItsLocalAggregateNativelyInBatchMode() {
+        GatunEngine gatun = new GatunEngine();
+        assertTrue(gatun.unavailableReason().isEmpty(), () -> gatun.unavailableReason().get());
+        for (Query q : Queries.BATCH_AGGREGATES) {
+            TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+            gatun.configure(tEnv);
+            gatun.forceNative(tEnv);
+            q.ddl().statements(10, 1, RowFormat.GENERIC).forEach(tEnv::executeSql);
+            String plan = gatun.explain(tEnv, q.sql());
+            assertTrue(plan.contains("native: LocalHashAggregate(") && plan.contains(" fused with Calc("), q.id() + "\n"
+                    + plan);
+            assertTrue(PlanDecisions.of(plan).allNative(), q.id() + " is not all native:\n" + plan);
+            assertFalse(Queries.ALL.contains(q), q.id() + " is a Calc query's id too");
+        }
+        assertEquals(Queries.BATCH_AGGREGATES, Queries.select("batch-aggregates"));
+        assertEquals(List.of("tpch1", "q1"), Queries.select("tpch1,q1").stream().map(Query::id).toList());
+    }
+
     @Test
     void everyQueryRunsAsANativeIslandUnderGatun() {
         GatunEngine gatun = new GatunEngine();

@@ -1,6 +1,5 @@
 package dev.gatun.planner.nodes;
 
-import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
@@ -20,13 +19,11 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.batch.BatchExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.common.CommonExecCalc;
-import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The exec node of a native Calc in a batch job: a {@link BatchExecCalc} whose transformation is
- * the stock Calc's (uid, description, parallelism, chaining) with {@link IslandOperator} inside, the
+ * the stock Calc's (uid, description, parallelism, chaining) with {@link dev.gatun.planner.runtime.IslandOperator} inside, the
  * operator streaming islands run. The input is not borrowed (docs/runtime.md, "Entry borrowing"):
  * Flink's batch executor always enables object reuse, so a chained batch Calc gets no copy to skip.
  * Never part of Flink's operator-fusion code generation, which needs generated code.
@@ -91,13 +88,8 @@ public final class BatchExecNativeCalc extends BatchExecCalc {
         }
         ExecEdge inputEdge = getInputEdges().get(0);
         Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
-        return ExecNodeUtil.createOneInputTransformation(
-                input,
-                createTransformationMeta(CALC_TRANSFORMATION, config),
-                new IslandOperator(spec),
-                InternalTypeInfo.of(getOutputType()),
-                input.getParallelism(),
-                false);
+        return FusedTranslation.island(input, createTransformationMeta(CALC_TRANSFORMATION, config), spec,
+                (RowType) getOutputType());
     }
 
     /** The uid the stock Calc of this node id gets, also where {@code table.exec.uid.format} names the type. */

@@ -23,11 +23,12 @@ public final class PlanNodes {
     private static final List<Class<? extends ExecNode<?>>> NODES = List.of(
             StreamExecNativeCalc.class, StreamExecNativeLocalGroupAggregate.class,
             StreamExecNativeLocalWindowAggregate.class, StreamExecFusedCalc.class,
-            StreamExecFusedWatermarkAssigner.class, StreamExecFusedMiniBatchAssigner.class, BatchExecNativeCalc.class);
+            StreamExecFusedWatermarkAssigner.class, StreamExecFusedMiniBatchAssigner.class, BatchExecNativeCalc.class,
+            BatchExecNativeLocalHashAggregate.class, BatchExecFusedCalc.class);
 
     /**
-     * Registers Gatun's node types (the native Calc, streaming and batch, the local group and window aggregates, and the fused nodes
-     * under an island);
+     * Registers Gatun's node types (the native Calc and the local aggregates, streaming and batch, and the
+     * fused nodes under an island);
      * idempotent and thread-safe. If another class loader's copy of Gatun registered first (a session
      * JVM running jobs in their own class loaders), this copy takes its place, so plans read from now
      * on get classes that can run here.

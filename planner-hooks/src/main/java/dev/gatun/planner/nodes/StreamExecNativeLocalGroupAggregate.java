@@ -2,7 +2,6 @@ package dev.gatun.planner.nodes;
 
 import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.runtime.BorrowedInput;
-import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
@@ -20,8 +19,6 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalGroupAggregate;
-import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -96,13 +93,8 @@ public final class StreamExecNativeLocalGroupAggregate extends StreamExecLocalGr
         if (config.get(GatunOptions.ENTRY_BORROWING)) {
             input = BorrowedInput.over(input);
         }
-        return ExecNodeUtil.createOneInputTransformation(
-                input,
-                createTransformationMeta(LOCAL_GROUP_AGGREGATE_TRANSFORMATION, config),
-                new IslandOperator(spec),
-                InternalTypeInfo.of(getOutputType()),
-                input.getParallelism(),
-                false);
+        return FusedTranslation.island(input, createTransformationMeta(LOCAL_GROUP_AGGREGATE_TRANSFORMATION, config), spec,
+                (RowType) getOutputType());
     }
 
     /** The stock local aggregate's uid, also where {@code table.exec.uid.format} names the node type. */

@@ -9,7 +9,8 @@ import org.apache.flink.table.planner.plan.optimize.program.FlinkChainedProgram;
 
 /**
  * The batch counterpart of {@link GatunStreamProgram}: Flink's own batch optimization, built per
- * query from the table config, then the same rewrite of admitted Calcs into native islands.
+ * query from the table config, then the same rewrite of admitted Calcs and local (hash) aggregates
+ * into native islands.
  */
 public final class GatunBatchProgram extends FlinkChainedProgram<BatchOptimizeContext> {
 
@@ -20,7 +21,8 @@ public final class GatunBatchProgram extends FlinkChainedProgram<BatchOptimizeCo
         if (!config.get(GatunOptions.NATIVE_ENABLED)) {
             return optimized;
         }
-        // the batch local hash aggregate is not native yet: only Calcs
-        return new NativeCalcRewriter(new CalcAdmission(config), null).rewrite(optimized);
+        return new NativeCalcRewriter(new CalcAdmission(config),
+                config.get(GatunOptions.LOCAL_AGGREGATE_ENABLED) ? new LocalAggregateAdmission(config) : null)
+                .rewrite(optimized);
     }
 }

@@ -40,6 +40,9 @@ import org.apache.flink.table.planner.plan.logical.TumblingWindowSpec;
 import org.apache.flink.table.planner.plan.logical.WindowSpec;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
 import org.apache.flink.table.planner.plan.nodes.FlinkRelNode;
+import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalLocalHashAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
@@ -57,8 +60,21 @@ import org.apache.flink.table.types.logical.RowType;
  * AVG, MIN, MAX, each optionally with FILTER, no DISTINCT; every type maps to Arrow; the Calc and
  * the arguments translate; Rust compiles the plan (it checks the argument types the kernel admits
  * and that its output row type is the stock local row type).
+ *
+ * <p>Both modes share the decision: streaming's {@link StreamPhysicalLocalGroupAggregate} (mini-batch
+ * on; the island emits per bundle) and {@link StreamPhysicalLocalWindowAggregate} (the island emits
+ * as Flink's window buffer does), and batch's {@link BatchPhysicalLocalHashAggregate} (the island
+ * emits when it holds {@link GatunOptions#BATCH_AGGREGATE_GROUP_LIMIT} groups, and at the end of
+ * input). The batch local row type is the streaming one with the auxiliary grouping columns after the
+ * keys (same declarative functions, same buffers); those columns are functionally dependent on the
+ * keys, so the island groups by keys and auxiliary columns together.
  */
 public final class LocalAggregateAdmission {
+    /** Why a batch local sort aggregate stays on Flink. */
+    static final String SORT_AGGREGATE_REASON = "a local sort aggregate is not admitted natively (only the local"
+            + " hash aggregate is; Flink sorts where a call's buffer is not fixed-length, e.g. MIN/MAX of strings,"
+            + " or where table.exec.disabled-operators disables HashAgg)";
+
     private final TableConfig config;
     private final TypeMapping types;
 
@@ -68,7 +84,7 @@ public final class LocalAggregateAdmission {
     }
 
     /** The island's name in EXPLAIN: the local aggregate, and the Calc it absorbs. */
-    static String name(FlinkRelNode local, StreamPhysicalCalc calc) {
+    static String name(FlinkRelNode local, CommonCalc calc) {
         return local.getRelDetailedDescription()
                 + (calc == null ? "" : " fused with " + calc.getRelDetailedDescription());
     }
@@ -80,15 +96,32 @@ public final class LocalAggregateAdmission {
     /** @param calc the Calc directly below {@code local}, or null */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
         return decide(name(local, calc), () -> admit(local, AggregateInput.of(local, calc), local.grouping(),
-                JavaScalaConversionUtil.toJava(local.aggCalls()), groupBundle(local), null, null, 0));
+                JavaScalaConversionUtil.toJava(local.aggCalls()), new Emission(groupBundle(local), 0, null, 0), null));
     }
 
     /** The island that also absorbs the mini-batch assigner (and what is under it) below {@code local}. */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, MiniBatchFusion fusion) {
         return decide(local.getRelDetailedDescription() + fusion.description(), () -> admit(local,
                 new AggregateInput(fusion.input(), fusion.columns(), fusion.condition()), local.grouping(),
-                JavaScalaConversionUtil.toJava(local.aggCalls()), groupBundle(local), null, fusion.rowtime(),
-                fusion.intervalMillis()));
+                JavaScalaConversionUtil.toJava(local.aggCalls()),
+                new Emission(groupBundle(local), 0, null, fusion.intervalMillis()), fusion.rowtime()));
+    }
+
+    /** @param calc the Calc directly below {@code local}, or null */
+    public CalcDecision decide(BatchPhysicalLocalHashAggregate local, BatchPhysicalCalc calc) {
+        return decide(name(local, calc), () -> {
+            long limit = config.get(GatunOptions.BATCH_AGGREGATE_GROUP_LIMIT);
+            if (limit <= 0) {
+                throw new NotAdmittedException(GatunOptions.BATCH_AGGREGATE_GROUP_LIMIT.key() + " is " + limit);
+            }
+            int[] grouping = local.grouping();
+            int[] aux = local.auxGrouping();
+            int[] keys = new int[grouping.length + aux.length];
+            System.arraycopy(grouping, 0, keys, 0, grouping.length);
+            System.arraycopy(aux, 0, keys, grouping.length, aux.length);
+            return admit(local, AggregateInput.of(local, calc), keys,
+                    JavaScalaConversionUtil.toJava(local.getAggCallList()), new Emission(0, limit, null, 0), null);
+        });
     }
 
     /** The bundle size of a local group aggregate's island, or why there is none. */
@@ -112,7 +145,8 @@ public final class LocalAggregateAdmission {
      */
     public CalcDecision decide(StreamPhysicalLocalWindowAggregate local, StreamPhysicalCalc calc) {
         return decide(name(local, calc), () -> admit(local, AggregateInput.of(local, calc), local.grouping(),
-                JavaScalaConversionUtil.toJava(local.aggCalls()), 0, window(local.windowing()), null, 0));
+                JavaScalaConversionUtil.toJava(local.aggCalls()), new Emission(0, 0, window(local.windowing()), 0),
+                null));
     }
 
     private static CalcDecision decide(String name, Supplier<NativeCalcSpec> admit) {
@@ -168,7 +202,7 @@ public final class LocalAggregateAdmission {
      */
     private record AggregateInput(RelNode input, List<RexNode> columns, RexNode condition) {
         /** Over the Calc directly below {@code local} ({@code calc}, or null: the input's fields). */
-        static AggregateInput of(RelNode local, StreamPhysicalCalc calc) {
+        static AggregateInput of(RelNode local, CommonCalc calc) {
             RelNode input = calc == null ? local.getInput(0) : calc.getInput();
             RexBuilder rex = local.getCluster().getRexBuilder();
             List<RexNode> columns = new ArrayList<>();
@@ -191,13 +225,21 @@ public final class LocalAggregateAdmission {
     }
 
     /**
-     * @param rowtime the rowtime of an absorbed WatermarkAssigner (its NULL check), or null
-     * @param miniBatchMillis the interval of an absorbed mini-batch assigner, 0 for none
+     * When the island's groups leave: streaming's bundle of rows (and the interval of an absorbed
+     * mini-batch assigner, 0 for none), batch's group limit, or a window's slices; one of the three.
      */
-    private NativeCalcSpec admit(RelNode local, AggregateInput in, int[] grouping, List<AggregateCall> calls,
-                                 long bundle, Window window, RexNode rowtime, long miniBatchMillis) {
+    private record Emission(long bundleRows, long groupLimit, Window window, long miniBatchMillis) {}
+
+    /**
+     * @param keys the grouping columns of the aggregate's input (batch: then the auxiliary ones)
+     * @param rowtime the rowtime of an absorbed WatermarkAssigner (its NULL check), or null
+     */
+    private NativeCalcSpec admit(RelNode local, AggregateInput in, int[] keys, List<AggregateCall> calls,
+                                 Emission emission, RexNode rowtime) {
         RelNode input = in.input();
-        if (!(input instanceof StreamPhysicalRel rel) || !ChangelogPlanUtils.isInsertOnly(rel)) {
+        Window window = emission.window();
+        boolean streaming = local instanceof StreamPhysicalRel;
+        if (streaming && !(input instanceof StreamPhysicalRel rel && ChangelogPlanUtils.isInsertOnly(rel))) {
             throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
                     + " is admitted natively");
         }
@@ -205,7 +247,7 @@ public final class LocalAggregateAdmission {
         RexNode condition = in.condition();
         // only the columns the aggregate reads cross, renumbered in order of first use
         Map<Integer, Integer> used = new LinkedHashMap<>();
-        int[] keys = grouping.clone();
+        keys = keys.clone();
         for (int k = 0; k < keys.length; k++) {
             keys[k] = used.computeIfAbsent(keys[k], c -> used.size());
         }
@@ -245,7 +287,8 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException(e.getMessage());
         }
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
-                .translate(columns, condition, keys, measures, outputType, bundle, rowtime, slicing);
+                .translate(columns, condition, keys, measures, outputType, emission.bundleRows(), emission.groupLimit(),
+                        rowtime, slicing);
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.LOCAL_AGGREGATE, plan, inputType, readPaths, outputType,
@@ -253,9 +296,9 @@ public final class LocalAggregateAdmission {
         } catch (NativeException e) {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
-        if (window == null) {
+        if (streaming && window == null) {
             // after the native check, so that an aggregate the cost rule rejects still names what would stop it
-            String rejection = new CostRule(config).aggregateRejection(miniBatchMillis > 0
+            String rejection = new CostRule(config).aggregateRejection(emission.miniBatchMillis() > 0
                     ? CostRule.AggregatePlanning.ABSORBED_ASSIGNERS : CostRule.AggregatePlanning.PLAIN);
             if (rejection != null) {
                 throw new NotAdmittedException(rejection);
@@ -263,7 +306,7 @@ public final class LocalAggregateAdmission {
         }
         NativeCalcSpec spec = new NativeCalcSpec(plan, inputType, readPaths, outputType, true,
                 config.get(GatunOptions.BATCH_ROWS), 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS,
-                false, bundle, miniBatchMillis);
+                false, emission.bundleRows(), emission.groupLimit(), emission.miniBatchMillis());
         return slicing == null ? spec : spec.withWindow(slicing.summary());
     }
 

@@ -1,6 +1,8 @@
 package dev.gatun.planner.rewrite;
 
+import dev.gatun.planner.nodes.BatchPhysicalFusedCalc;
 import dev.gatun.planner.nodes.BatchPhysicalNativeCalc;
+import dev.gatun.planner.nodes.BatchPhysicalNativeLocalHashAggregate;
 import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedMiniBatchAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
@@ -16,6 +18,8 @@ import java.util.Map;
 import org.apache.calcite.rel.RelNode;
 import org.apache.flink.table.planner.plan.nodes.common.CommonCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalLocalHashAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalLocalSortAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
@@ -25,9 +29,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Replaces every admitted {@link StreamPhysicalCalc} with a {@link StreamPhysicalNativeCalc} (or a
  * fused island), every admitted {@link BatchPhysicalCalc} with a {@link BatchPhysicalNativeCalc}, 1:1,
- * and every admitted {@link StreamPhysicalLocalGroupAggregate} or {@link StreamPhysicalLocalWindowAggregate}
- * (with the Calc directly below it) with a {@link StreamPhysicalNativeLocalGroupAggregate} or
- * {@link StreamPhysicalNativeLocalWindowAggregate}.
+ * and every admitted {@link StreamPhysicalLocalGroupAggregate}, {@link StreamPhysicalLocalWindowAggregate}
+ * or {@link BatchPhysicalLocalHashAggregate} (with the Calc directly below it, and for a group
+ * aggregate maybe the assigners under that: {@link MiniBatchFusion}) with a
+ * {@link StreamPhysicalNativeLocalGroupAggregate}, {@link StreamPhysicalNativeLocalWindowAggregate} or
+ * {@link BatchPhysicalNativeLocalHashAggregate}. A batch local sort aggregate stays on Flink, with its
+ * reason recorded.
  */
 final class NativeCalcRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
@@ -53,6 +60,19 @@ final class NativeCalcRewriter {
                 rewritten.put(node, island);
                 return island;
             }
+        }
+        if (aggregates != null && node.getClass() == BatchPhysicalLocalHashAggregate.class) {
+            RelNode island = localHashAggregate((BatchPhysicalLocalHashAggregate) node);
+            if (island != null) {
+                rewritten.put(node, island);
+                return island;
+            }
+        }
+        if (aggregates != null && node.getClass() == BatchPhysicalLocalSortAggregate.class) {
+            CalcDecision decision = CalcDecision.stock(((BatchPhysicalLocalSortAggregate) node)
+                    .getRelDetailedDescription(), LocalAggregateAdmission.SORT_AGGREGATE_REASON);
+            PlanReport.record(decision);
+            LOG.info("Gatun: {}", decision);
         }
         String notFused = null;
         if (node.getClass() == StreamPhysicalCalc.class) {
@@ -170,6 +190,22 @@ final class NativeCalcRewriter {
             input = new StreamPhysicalFusedCalc(fusion.top(), input, spec);
         }
         return new StreamPhysicalNativeLocalGroupAggregate(local, input, spec);
+    }
+
+    /** The batch counterpart of {@link #localAggregate}. */
+    private RelNode localHashAggregate(BatchPhysicalLocalHashAggregate local) {
+        BatchPhysicalCalc calc = local.getInput().getClass() == BatchPhysicalCalc.class
+                ? (BatchPhysicalCalc) local.getInput() : null;
+        CalcDecision decision = aggregates.decide(local, calc);
+        PlanReport.record(decision);
+        if (!decision.isNative()) {
+            LOG.info("Gatun: {}", decision);
+            return null;
+        }
+        LOG.debug("Gatun: {}", decision);
+        RelNode input = calc == null ? rewrite(local.getInput())
+                : new BatchPhysicalFusedCalc(calc, rewrite(calc.getInput()), decision.spec());
+        return new BatchPhysicalNativeLocalHashAggregate(local, input, decision.spec());
     }
 
     /** A fused island, or why there is none (null when nothing was there to fuse). */

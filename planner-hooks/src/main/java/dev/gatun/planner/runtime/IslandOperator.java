@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  * ({@link NativeCalcSpec#window()}) has no bundle: before each watermark its kernel decides, as
  * Flink's window buffer does, whether the groups leave; before a checkpoint barrier and at the end
  * of input they always do.
+ * In a batch job ({@link NativeCalcSpec#groupLimit()} instead of a bundle) the kernel emits its groups
+ * once an input batch leaves that many, as Flink's local hash aggregate does when its memory is full,
+ * and the end of input emits the rest.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread

@@ -29,6 +29,9 @@ import org.apache.flink.table.types.logical.RowType;
  * @param bundleRows 0 for a Calc island; for a local-aggregate island (the Substrait plan is then a
  *     {@code Plan} with one {@code AggregateRel}) the rows of one bundle, {@code table.exec.mini-batch.size}:
  *     the island emits its groups after that many input rows, as Flink's local aggregate does
+ * @param groupLimit 0 except for a batch local-aggregate island (its plan has no bundle): the groups
+ *     it may hold; once an input batch leaves that many, they are emitted (Flink's batch local hash
+ *     aggregate emits its groups when its memory is full), and the rest at the end of input
  * @param miniBatchIntervalMillis for a local-aggregate island that absorbed the processing-time
  *     mini-batch assigner below it, that assigner's interval (the island emits its watermarks and
  *     ends a bundle at each); 0 otherwise, also in plans compiled before it existed
@@ -51,6 +54,7 @@ public record NativeCalcSpec(
         @JsonProperty("flinkRowsExit") boolean flinkRowsExit,
         @JsonProperty("assignsWatermarks") boolean assignsWatermarks,
         @JsonProperty("bundleRows") long bundleRows,
+        @JsonProperty("groupLimit") long groupLimit,
         @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis,
         @JsonProperty("window") String window) implements Serializable {
 
@@ -66,27 +70,37 @@ public record NativeCalcSpec(
         if (bundleRows < 0) {
             throw new IllegalArgumentException("bundleRows must not be negative: " + bundleRows);
         }
+        if (groupLimit < 0 || (groupLimit > 0 && bundleRows > 0)) {
+            throw new IllegalArgumentException("groupLimit must be 0 (streaming, or a Calc) or positive without a"
+                    + " bundle (a batch local aggregate): " + groupLimit + ", bundleRows " + bundleRows);
+        }
         if (miniBatchIntervalMillis < 0 || (miniBatchIntervalMillis > 0 && bundleRows == 0)) {
             throw new IllegalArgumentException("miniBatchIntervalMillis " + miniBatchIntervalMillis
                     + " needs a local aggregate with a bundle");
         }
-        if (window != null && bundleRows != 0) {
-            throw new IllegalArgumentException("a local window aggregate has no bundle: " + bundleRows);
+        if (window != null && (bundleRows != 0 || groupLimit != 0)) {
+            throw new IllegalArgumentException("a local window aggregate has no bundle and no group limit: "
+                    + bundleRows + ", " + groupLimit);
         }
     }
 
-    /** A local-aggregate island with {@code bundleRows} (0 for a window aggregate, see {@link #withWindow}). */
+    /**
+     * A local-aggregate island with {@code bundleRows} (streaming) or {@code groupLimit} (batch); 0 and 0
+     * for a window aggregate, see {@link #withWindow}.
+     */
     public NativeCalcSpec(byte[] substraitPlan, RowType inputType, List<int[]> readPaths, RowType outputType,
                           boolean insertOnlyInput, int batchRows, long latencyMillis, boolean nanosecondTimestamps,
-                          boolean flinkRowsExit, boolean assignsWatermarks, long bundleRows, long miniBatchIntervalMillis) {
+                          boolean flinkRowsExit, boolean assignsWatermarks, long bundleRows, long groupLimit,
+                          long miniBatchIntervalMillis) {
         this(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows, latencyMillis,
-                nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, miniBatchIntervalMillis, null);
+                nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, groupLimit, miniBatchIntervalMillis,
+                null);
     }
 
     /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
     public NativeCalcSpec withWindow(String summary) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0,
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0,
                 Objects.requireNonNull(summary, "window"));
     }
 
@@ -96,12 +110,12 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, null);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null);
     }
 
     /** Whether the island is a local (group or window) aggregate (its kernel keeps groups across batches). */
     public boolean localAggregate() {
-        return bundleRows > 0 || window != null;
+        return bundleRows > 0 || groupLimit > 0 || window != null;
     }
 
     /** The native operator kind of the island. */
@@ -128,8 +142,12 @@ public record NativeCalcSpec(
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
         if (window != null) {
             sb.append(", window=").append(window);
-        } else if (localAggregate()) {
+        }
+        if (bundleRows > 0) {
             sb.append(", bundle=").append(bundleRows);
+        }
+        if (groupLimit > 0) {
+            sb.append(", groupLimit=").append(groupLimit);
         }
         if (miniBatchIntervalMillis > 0) {
             sb.append(", miniBatch=").append(miniBatchIntervalMillis).append("ms");
@@ -160,8 +178,8 @@ public record NativeCalcSpec(
                 && insertOnlyInput == s.insertOnlyInput && batchRows == s.batchRows
                 && latencyMillis == s.latencyMillis && nanosecondTimestamps == s.nanosecondTimestamps
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
-                && bundleRows == s.bundleRows && miniBatchIntervalMillis == s.miniBatchIntervalMillis
-                && Objects.equals(window, s.window)
+                && bundleRows == s.bundleRows && groupLimit == s.groupLimit
+                && miniBatchIntervalMillis == s.miniBatchIntervalMillis && Objects.equals(window, s.window)
                 && pathsEqual(readPaths, s.readPaths);
     }
 

@@ -36,11 +36,16 @@ import org.apache.flink.table.types.logical.TimestampType;
  * emits the aggregate's input columns (keys, arguments, FILTER columns) computed by
  * {@link RexTranslator}; every measure is a standard aggregate function ({@code count}, {@code sum},
  * {@code avg}, {@code min}, {@code max}) in phase {@code INITIAL_TO_INTERMEDIATE}, Flink's local phase.
- * The aggregate's one optimization, a {@code google.protobuf.UInt64Value}, is Flink's bundle size: the
- * native kind emits its groups each time that many rows reached it (past the Calc's filter). A local
- * window aggregate has no bundle size; its window ({@link WindowSlicing}) is the aggregate's enhancement.
+ * The aggregate carries at most one optimization, a {@code google.protobuf.UInt64Value}: in streaming
+ * Flink's bundle size (the native kind emits its groups each time that many rows reached it, past the
+ * Calc's filter); in batch the group limit, under the type URL {@value #GROUP_LIMIT_TYPE_URL} (the
+ * native kind emits its groups once an input batch leaves that many). A local window aggregate has
+ * neither; its window ({@link WindowSlicing}) is the aggregate's enhancement.
  */
 public final class AggregateTranslator {
+    /** The type URL of the group-limit optimization (native/src/ops/local_aggregate/plan.rs). */
+    public static final String GROUP_LIMIT_TYPE_URL = "type.gatun.dev/gatun.aggregate.GroupLimit";
+
     private final RexTranslator rex;
 
     /**
@@ -59,15 +64,21 @@ public final class AggregateTranslator {
      * @param condition the Calc's filter, or null
      * @param keys the group keys, indexes into {@code columns}
      * @param outputType the stock local aggregate's row type (keys, then the accumulators)
-     * @param bundleRows {@code table.exec.mini-batch.size}: rows per bundle of the local phase
+     * @param bundleRows streaming: {@code table.exec.mini-batch.size}, rows per bundle of the local
+     *     phase; 0 in batch and for a window aggregate
+     * @param groupLimit batch: the groups the local phase holds before it emits them; 0 otherwise
      * @param rowtime the rowtime of a WatermarkAssigner the island absorbed, whose NULL check it owes
      *     on every row (it leads the filter), or null
-     * @param window null, or for a local window aggregate its window: the aggregate's enhancement; it
-     *     has no bundle size ({@code bundleRows} is then 0), and the output type ends with Flink's
-     *     {@code $slice_end}
+     * @param window null, or for a local window aggregate its window: the aggregate's enhancement; the
+     *     output type then ends with Flink's {@code $slice_end}
      */
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
-                            RowType outputType, long bundleRows, RexNode rowtime, WindowSlicing window) {
+                            RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
+                            WindowSlicing window) {
+        if ((bundleRows > 0 ? 1 : 0) + (groupLimit > 0 ? 1 : 0) + (window != null ? 1 : 0) != 1) {
+            throw new IllegalArgumentException("a local aggregate has a bundle (streaming), a group limit (batch)"
+                    + " or a window: " + bundleRows + ", " + groupLimit + ", " + window);
+        }
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -98,6 +109,10 @@ public final class AggregateTranslator {
         AdvancedExtension.Builder advanced = AdvancedExtension.newBuilder();
         if (bundleRows > 0) {
             advanced.addOptimization(Any.pack(UInt64Value.of(bundleRows)));
+        }
+        if (groupLimit > 0) {
+            advanced.addOptimization(Any.newBuilder().setTypeUrl(GROUP_LIMIT_TYPE_URL)
+                    .setValue(UInt64Value.of(groupLimit).toByteString()).build());
         }
         if (window != null) {
             LogicalType time = typed[window.timeColumn()].type();

@@ -1,0 +1,58 @@
+package dev.gatun.planner.nodes;
+
+import dev.gatun.planner.runtime.NativeCalcSpec;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
+import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCalc;
+import org.apache.flink.table.planner.utils.ShortcutUtils;
+
+/**
+ * A batch Calc fused into the native local hash aggregate above it ({@link BatchExecFusedCalc}):
+ * the island reads this Calc's input rows and does its work; EXPLAIN marks it.
+ */
+public final class BatchPhysicalFusedCalc extends BatchPhysicalCalc {
+    private final NativeCalcSpec island;
+
+    public BatchPhysicalFusedCalc(BatchPhysicalCalc calc, RelNode input, NativeCalcSpec island) {
+        this(calc.getCluster(), calc.getTraitSet(), input, calc.getProgram(), calc.getRowType(), island);
+    }
+
+    private BatchPhysicalFusedCalc(RelOptCluster cluster, RelTraitSet traits, RelNode input, RexProgram program,
+                                   RelDataType rowType, NativeCalcSpec island) {
+        super(cluster, traits, input, program, rowType);
+        this.island = island;
+    }
+
+    @Override
+    public Calc copy(RelTraitSet traitSet, RelNode child, RexProgram program) {
+        if (program != getProgram()) {
+            throw new IllegalStateException("a fused Calc's program cannot change after admission");
+        }
+        return new BatchPhysicalFusedCalc(getCluster(), traitSet, child, program, getRowType(), island);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).item("native", "fused into the native LocalHashAggregate above");
+    }
+
+    @Override
+    public ExecNode<?> translateToExecNode() {
+        RexProgram program = getProgram();
+        List<RexNode> projection = program.getProjectList().stream().map(program::expandLocalRef).toList();
+        RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+        return new BatchExecFusedCalc(ShortcutUtils.unwrapTableConfig(this), projection, condition,
+                InputProperty.DEFAULT, FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(),
+                island);
+    }
+}
