@@ -188,7 +188,8 @@ class E2eJobTest {
             assertTrue(trials.get(0).resultRows() > 0, q.id() + " produced no rows");
             String plan = Files.readString(plans.resolve(q.id() + "-gatun-reuse-on.txt"));
             assertEquals(!EXPECTED_STOCK_UNDER_FORCE.contains(q.id()),
-                    plan.contains("NativeCalc(") || plan.contains("NativeLocalGroupAggregate("), q.id());
+                    plan.contains("NativeCalc(") || plan.contains("NativeLocalGroupAggregate(")
+                            || plan.contains("NativeLocalWindowAggregate("), q.id());
             for (Trial t : trials) {
                 // a two-phase aggregate runs in two tasks (before and after the shuffle), the others in one
                 boolean twoTasks = plan.contains("Exchange(");

@@ -70,7 +70,8 @@ class ReportsTest {
         }
         E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
         assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
-        assertTrue(Files.readAllLines(dir.resolve(E2eReport.CSV)).get(0).endsWith(",object_reuse,execution_mode"));
+        assertTrue(Files.readAllLines(dir.resolve(E2eReport.CSV)).get(0)
+                .endsWith(",object_reuse,execution_mode,source_task_cpu_ms"));
         E2eReport.writeSummary(trials, Queries.select("q0"), "bin/gatun bench e2e", null, Map.of(),
                 Map.of("q0", "default: stock (cost rule)"), dir);
         String md = Files.readString(dir.resolve("e2e-summary.md"));
@@ -94,8 +95,9 @@ class ReportsTest {
         }
         E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
         List<String> lines = Files.readAllLines(dir.resolve(E2eReport.CSV));
-        assertTrue(lines.get(0).endsWith(",object_reuse,execution_mode"), lines.get(0));
-        assertTrue(lines.get(1).endsWith(",off,streaming") && lines.get(3).endsWith(",on,batch"), lines.toString());
+        assertTrue(lines.get(0).endsWith(",object_reuse,execution_mode,source_task_cpu_ms"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(",off,streaming,-1") && lines.get(3).endsWith(",on,batch,-1"),
+                lines.toString());
         assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
         E2eReport.writeSummary(trials, Queries.select("q1"), "bin/gatun bench e2e --mode streaming,batch", null,
                 Map.of(), Map.of("q1", "default: native", "q1-batch", "default: native (batch)"), dir);
