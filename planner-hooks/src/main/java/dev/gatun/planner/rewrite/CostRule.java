@@ -222,15 +222,16 @@ public final class CostRule {
      * The measured speedups of a native local aggregate (stock ÷ Gatun total task CPU of the job,
      * every task thread: the local phase and the global aggregate after the shuffle), by what the
      * island absorbs. From {@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --reuse
-     * off,on --queries q17,aggflat} (2-core VM, JDK 25, run of 2026-12-02 17:02 UTC, while two other
-     * builds ran; median over trial pairs). ABSORBED_ASSIGNERS: Nexmark q17 (the island also absorbs
-     * the mini-batch and watermark assigners and the computed-column Calc, and reads the wide event
-     * rows in place), 2.82 / 2.24. PLAIN: aggflat, a group aggregate over flat rows with ~1 group per
-     * 5 rows, where the global phase does most of the work on both engines, 1.40 / 1.29.
+     * off,on --queries q17,q7w,q5w,aggflat} (2-core VM, JDK 25, run of 2026-12-02 17:35 UTC, nothing
+     * else running; docs/bench/aggregate; median over trial pairs). ABSORBED_ASSIGNERS: Nexmark q17
+     * (the island also absorbs the mini-batch and watermark assigners and the computed-column Calc,
+     * and reads the wide event rows in place), 3.45 / 1.99. PLAIN: aggflat, a group aggregate over
+     * flat rows with ~1 group per 5 rows, where the global phase does most of the work on both
+     * engines, 1.21 / 1.42.
      */
     static final Map<AggregatePlanning, Speedup> AGGREGATE = Map.of(
-            AggregatePlanning.ABSORBED_ASSIGNERS, new Speedup(2.82, 2.24),
-            AggregatePlanning.PLAIN, new Speedup(1.40, 1.29));
+            AggregatePlanning.ABSORBED_ASSIGNERS, new Speedup(3.45, 1.99),
+            AggregatePlanning.PLAIN, new Speedup(1.21, 1.42));
 
     /** How a native local aggregate is planned, as far as the measurements tell them apart. */
     public enum AggregatePlanning {
