@@ -101,26 +101,27 @@ public final class CostRule {
      * executor always enables object reuse, so stock pays no copy into the Calc, and nothing is fused
      * (a batch plan has no WatermarkAssigner). From the batch run of the e2e benchmark
      * ({@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --mode batch}, every query,
-     * 2026-12-02 14:11 UTC, docs/bench/batch/e2e-summary.md), per shape the median over its queries
-     * of the median stock task CPU ÷ median Gatun task CPU. What tells winners from losers there is
-     * the input, not the expressions: Calcs that read fields of ROW columns (the Nexmark views over
-     * the wide event table) win, Calcs over flat rows do not. Reading ROW fields: CHEAP_PROJECTION q1
-     * 1.30; CHEAP_FILTER q0 1.42, q2 2.06; STRINGS q21 2.41, q22 1.49.
+     * 2026-12-02 18:02 UTC, nothing else running, docs/bench/batch/e2e-summary.md), per shape the
+     * median over its queries of the median over trial pairs of stock ÷ Gatun task CPU. What tells
+     * winners from losers there is the input, not the expressions: Calcs that read fields of ROW
+     * columns (the Nexmark views over the wide event table) win, Calcs over flat rows mostly do not.
+     * Reading ROW fields: CHEAP_PROJECTION q1 1.43; CHEAP_FILTER q0 1.78, q2 1.88; STRINGS q21 2.37,
+     * q22 1.53.
      */
     static final Map<Shape, Double> BATCH_NESTED = Map.of(
-            Shape.CHEAP_PROJECTION, 1.30,
-            Shape.CHEAP_FILTER, 1.74,
+            Shape.CHEAP_PROJECTION, 1.43,
+            Shape.CHEAP_FILTER, 1.83,
             Shape.STRINGS, 1.95);
 
     /**
      * The same for batch Calcs over flat rows: CHEAP_PROJECTION flatq1 0.87; CHEAP_FILTER flatq2
-     * 0.84; STRINGS strings 1.65, case 0.73, demo 0.94; OTHER decimal 0.87, timestamp 0.70.
+     * 0.81; STRINGS strings 1.57, case 0.85, demo 1.19; OTHER decimal 0.98, timestamp 0.72.
      */
     static final Map<Shape, Double> BATCH_FLAT = Map.of(
             Shape.CHEAP_PROJECTION, 0.87,
-            Shape.CHEAP_FILTER, 0.84,
-            Shape.STRINGS, 0.94,
-            Shape.OTHER, 0.79);
+            Shape.CHEAP_FILTER, 0.81,
+            Shape.STRINGS, 1.19,
+            Shape.OTHER, 0.85);
 
     /** How a Calc is planned, as far as the measurements tell them apart. */
     public enum Planning {
