@@ -79,14 +79,7 @@ public final class CalcAdmission {
     }
 
     private CalcDecision decide(String name, java.util.function.Supplier<NativeCalcSpec> admission) {
-        try {
-            return CalcDecision.nativeCalc(name, admission.get());
-        } catch (NotAdmittedException e) {
-            return CalcDecision.stock(name, e.getMessage());
-        } catch (RuntimeException e) {
-            // a translator bug must cost the query its native island, never the query itself
-            return CalcDecision.stock(name, "Gatun could not translate this Calc (" + e + ")");
-        }
+        return CalcDecision.decide(name, "Calc", admission);
     }
 
     /**

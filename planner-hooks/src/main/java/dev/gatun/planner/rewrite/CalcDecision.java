@@ -1,6 +1,7 @@
 package dev.gatun.planner.rewrite;
 
 import dev.gatun.planner.runtime.NativeCalcSpec;
+import dev.gatun.planner.substrait.NotAdmittedException;
 
 /**
  * What the planner decided for one Calc: native (with its spec) or stock (with the reason).
@@ -15,6 +16,21 @@ public record CalcDecision(String calc, NativeCalcSpec spec, String reason, Stri
 
     public static CalcDecision stock(String calc, String reason) {
         return new CalcDecision(calc, null, reason, null);
+    }
+
+    /**
+     * Native with what {@code admission} builds, or stock with the reason it throws. Any other failure
+     * of the admission (a translator bug) keeps {@code what} stock too: a bug must cost the query its
+     * native island, never the query itself.
+     */
+    static CalcDecision decide(String calc, String what, java.util.function.Supplier<NativeCalcSpec> admission) {
+        try {
+            return nativeCalc(calc, admission.get());
+        } catch (NotAdmittedException e) {
+            return stock(calc, e.getMessage());
+        } catch (RuntimeException e) {
+            return stock(calc, "Gatun could not translate this " + what + " (" + e + ")");
+        }
     }
 
     /** This decision with {@code note} (null keeps it as it is). */

@@ -150,14 +150,7 @@ public final class LocalAggregateAdmission {
     }
 
     private static CalcDecision decide(String name, Supplier<NativeCalcSpec> admit) {
-        try {
-            return CalcDecision.nativeCalc(name, admit.get());
-        } catch (NotAdmittedException e) {
-            return CalcDecision.stock(name, e.getMessage());
-        } catch (RuntimeException e) {
-            // a translator bug must cost the query its native island, never the query itself
-            return CalcDecision.stock(name, "Gatun could not translate this local aggregate (" + e + ")");
-        }
+        return CalcDecision.decide(name, "local aggregate", admit);
     }
 
     /** The window of a local window aggregate: which slices its rows go to, the time column aside. */

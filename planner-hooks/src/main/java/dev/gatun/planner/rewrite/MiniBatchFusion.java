@@ -70,16 +70,8 @@ public record MiniBatchFusion(StreamPhysicalCalc top, StreamPhysicalMiniBatchAss
         StreamPhysicalCalc bottom = assigner.getInput().getClass() == StreamPhysicalCalc.class
                 ? (StreamPhysicalCalc) assigner.getInput() : null;
         RelNode input = bottom != null ? bottom.getInput() : assigner.getInput();
-        List<RexNode> below = null;
-        if (bottom != null) {
-            RexProgram program = bottom.getProgram();
-            if (program.getCondition() != null) {
-                throw new NotAdmittedException("the Calc under the WatermarkAssigner filters rows, and filtered"
-                        + " rows must not reach the assigner");
-            }
-            below = program.getProjectList().stream().map(p -> WatermarkFusion.expand(rex, program, p)).toList();
-        }
-        WatermarkFusion.Substitution substitution = new WatermarkFusion.Substitution(rex, below);
+        WatermarkFusion.Substitution substitution = WatermarkFusion.through(rex, bottom,
+                "the Calc under the WatermarkAssigner filters rows, and filtered rows must not reach the assigner");
         List<RexNode> columns;
         RexNode condition = null;
         if (top == null) {
@@ -93,9 +85,7 @@ public record MiniBatchFusion(StreamPhysicalCalc top, StreamPhysicalMiniBatchAss
                 condition = WatermarkFusion.expand(rex, program, program.getCondition()).accept(substitution);
             }
         }
-        RexNode rowtime = new RexInputRef(assigner.rowtimeFieldIndex(),
-                assigner.getInput().getRowType().getFieldList().get(assigner.rowtimeFieldIndex()).getType())
-                .accept(substitution);
+        RexNode rowtime = WatermarkFusion.rowtime(assigner, substitution);
         return new MiniBatchFusion(top, miniBatch, assigner, bottom, input, columns, condition, rowtime,
                 interval.getInterval());
     }

@@ -48,26 +48,39 @@ public record WatermarkFusion(StreamPhysicalCalc top, StreamPhysicalWatermarkAss
         StreamPhysicalCalc bottom = assigner.getInput().getClass() == StreamPhysicalCalc.class
                 ? (StreamPhysicalCalc) assigner.getInput() : null;
         RelNode input = bottom == null ? assigner.getInput() : bottom.getInput();
-        List<RexNode> below = null;
-        if (bottom != null) {
-            RexProgram program = bottom.getProgram();
-            if (program.getCondition() != null) {
-                throw new NotAdmittedException("not fused with the WatermarkAssigner below:"
-                        + " the Calc under it filters rows, and filtered rows must not reach the assigner");
-            }
-            below = program.getProjectList().stream().map(p -> expand(rex, program, p)).toList();
-        }
-        Substitution substitution = new Substitution(rex, below);
+        Substitution substitution = through(rex, bottom, "not fused with the WatermarkAssigner below:"
+                + " the Calc under it filters rows, and filtered rows must not reach the assigner");
         RexProgram program = top.getProgram();
         List<RexNode> projections = program.getProjectList().stream()
                 .map(p -> expand(rex, program, p).accept(substitution)).toList();
         RexNode condition = program.getCondition() == null ? null
                 : expand(rex, program, program.getCondition()).accept(substitution);
-        RexNode rowtime = new RexInputRef(assigner.rowtimeFieldIndex(),
-                assigner.getInput().getRowType().getFieldList().get(assigner.rowtimeFieldIndex()).getType())
-                .accept(substitution);
+        RexNode rowtime = rowtime(assigner, substitution);
         RexNode watermark = WatermarkUtils.simplify(top.getCluster(), assigner.watermarkExpr()).accept(substitution);
         return new WatermarkFusion(top, assigner, bottom, input, projections, condition, rowtime, watermark);
+    }
+
+    /**
+     * The substitution of the computed-column Calc {@code bottom}'s expressions for the fields it
+     * outputs (none when {@code bottom} is null). A Calc that filters cannot be fused:
+     * {@code NotAdmittedException} with {@code filterReason}.
+     */
+    static Substitution through(RexBuilder rex, StreamPhysicalCalc bottom, String filterReason) {
+        if (bottom == null) {
+            return new Substitution(rex, null);
+        }
+        RexProgram program = bottom.getProgram();
+        if (program.getCondition() != null) {
+            throw new NotAdmittedException(filterReason);
+        }
+        return new Substitution(rex, program.getProjectList().stream().map(p -> expand(rex, program, p)).toList());
+    }
+
+    /** The assigner's rowtime field over the rows under the substitution's Calc. */
+    static RexNode rowtime(StreamPhysicalWatermarkAssigner assigner, Substitution substitution) {
+        return new RexInputRef(assigner.rowtimeFieldIndex(),
+                assigner.getInput().getRowType().getFieldList().get(assigner.rowtimeFieldIndex()).getType())
+                .accept(substitution);
     }
 
     static RexNode expand(RexBuilder rex, RexProgram program, RexLocalRef ref) {
