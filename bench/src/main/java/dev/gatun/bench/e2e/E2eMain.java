@@ -12,11 +12,16 @@ import java.util.Optional;
 /**
  * {@code bin/gatun bench e2e [--rows N] [--warmups W] [--trials T] [--queries all|id,id]
  * [--parallelism P] [--row-format generic|binary] [--seed S] [--engines stock,gatun] [--reuse off,on]
- * [--mode streaming|batch|streaming,batch] [--out DIR] [--plans DIR]}: the end-to-end comparison, written
+ * [--mode streaming|batch|streaming,batch] [--backends heap,rocksdb] [--checkpoint on|off] [--out DIR]
+ * [--plans DIR]}: the end-to-end comparison, written
  * to {@code DIR/e2e-trials.csv}, {@code e2e-summary.md} and the PNG charts. {@code --reuse} lists the
  * {@code pipeline.object-reuse} settings to run every streaming query under (default both, off
  * first); {@code --mode} the execution modes (default streaming; a batch job always reuses objects,
- * so batch runs once per query, and its CSV rows say {@code batch} in {@code execution_mode}). {@code --rows} counts input rows:
+ * so batch runs once per query, and its CSV rows say {@code batch} in {@code execution_mode}).
+ * {@code --backends} the state backends of the streaming jobs (default heap, Flink's default;
+ * {@code state_backend} in the CSV). {@code --checkpoint on}: every streaming job over the Nexmark
+ * events takes one checkpoint with its source stopped after half the events (the same point of
+ * the stream for both engines) and records its size and duration. {@code --rows} counts input rows:
  * events for the Nexmark queries. Exits non-zero when runs of a query disagree (across engines
  * and settings) or a job ran with the wrong object reuse.
  */
@@ -33,6 +38,8 @@ public final class E2eMain {
         List<String> engineNames = List.of("stock", "gatun");
         List<Boolean> reuse = List.of(false, true);
         List<String> modes = List.of(Trial.STREAMING);
+        List<String> backends = List.of(Trial.HEAP);
+        boolean checkpoint = false;
         RowFormat rowFormat = RowFormat.GENERIC;
         Path out = Path.of("../docs/bench");
         Path plans = Path.of("target/e2e-plans");
@@ -54,6 +61,13 @@ public final class E2eMain {
                 case "--plans" -> plans = Path.of(value);
                 case "--engines" -> engineNames = List.of(value.split(",")); // e.g. gatun alone, under a profiler
                 case "--mode" -> modes = java.util.Arrays.stream(value.split(",")).map(String::trim).distinct().toList();
+                case "--backends" -> backends = java.util.Arrays.stream(value.split(",")).map(String::trim).distinct()
+                        .toList();
+                case "--checkpoint" -> checkpoint = switch (value) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--checkpoint is on or off, not " + value);
+                };
                 case "--reuse" -> reuse = java.util.Arrays.stream(value.split(",")).map(Trial::parseReuse).distinct()
                         .toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see E2eMain's javadoc)");
@@ -84,7 +98,7 @@ public final class E2eMain {
         System.out.println("Command: " + command);
 
         E2eRunner runner = new E2eRunner(new E2eRunner.Settings(rows, seed, warmups, trials, parallelism, rowFormat,
-                reuse, plans, modes), engines);
+                reuse, plans, modes, backends, checkpoint), engines);
         List<Trial> all = new ArrayList<>();
         Files.createDirectories(out);
         for (Query query : selected) {

@@ -1,5 +1,7 @@
 package dev.gatun.bench.e2e;
 
+import dev.gatun.bench.nexmark.NexmarkEventSourceFactory;
+import dev.gatun.bench.probe.CheckpointProbe;
 import dev.gatun.bench.probe.TaskCpu;
 import dev.gatun.bench.rows.RowFormat;
 import java.io.IOException;
@@ -10,8 +12,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableDescriptor;
@@ -37,19 +40,38 @@ public final class E2eRunner {
 
     /**
      * What to run; {@code objectReuse} lists the streaming settings in run order, {@code modes} the
-     * execution modes ({@link Trial#STREAMING}, {@link Trial#BATCH}) in run order.
+     * execution modes ({@link Trial#STREAMING}, {@link Trial#BATCH}) in run order, {@code backends}
+     * the state backends every streaming job runs on ({@link Trial#HEAP}, {@code rocksdb}).
+     * With {@code checkpoint}, every streaming job takes one checkpoint with its sources stopped
+     * after half the input rows, and its size and duration are recorded.
      */
     public record Settings(long rows, long seed, int warmups, int trials, int parallelism, RowFormat rowFormat,
-                           List<Boolean> objectReuse, Path plansDir, List<String> modes) {
+                           List<Boolean> objectReuse, Path plansDir, List<String> modes, List<String> backends,
+                           boolean checkpoint) {
         public Settings {
             objectReuse = List.copyOf(objectReuse);
             modes = List.copyOf(modes);
+            backends = List.copyOf(backends);
+            if (backends.isEmpty() || !List.of(Trial.HEAP, "rocksdb").containsAll(backends)) {
+                throw new IllegalArgumentException("state backends are heap and rocksdb, not " + backends);
+            }
             if (objectReuse.isEmpty()) {
                 throw new IllegalArgumentException("no object-reuse setting to run");
             }
             if (modes.isEmpty() || !List.of(Trial.STREAMING, Trial.BATCH).containsAll(modes)) {
                 throw new IllegalArgumentException("execution modes are streaming and batch, not " + modes);
             }
+        }
+
+        public Settings(long rows, long seed, int warmups, int trials, int parallelism, RowFormat rowFormat,
+                        List<Boolean> objectReuse, Path plansDir, List<String> modes) {
+            this(rows, seed, warmups, trials, parallelism, rowFormat, objectReuse, plansDir, modes, List.of(Trial.HEAP),
+                    false);
+        }
+
+        /** The state backends a mode runs on: a batch job keeps no checkpointed state. */
+        List<String> backends(String mode) {
+            return mode.equals(Trial.BATCH) ? List.of(Trial.HEAP) : backends;
         }
 
         /** Streaming mode only. */
@@ -110,19 +132,22 @@ public final class E2eRunner {
                     planWithoutForce(query, engine, mode);
                 }
             }
-            for (boolean reuse : settings.objectReuse(mode)) {
-                for (int w = 0; w < settings.warmups(); w++) {
-                    for (EngineConfigurer engine : engines) {
-                        out.add(runOnce(query, engine, mode, reuse, "warmup", w));
+            for (String backend : settings.backends(mode)) {
+                for (boolean reuse : settings.objectReuse(mode)) {
+                    Run run = new Run(mode, reuse, backend);
+                    for (int w = 0; w < settings.warmups(); w++) {
+                        for (EngineConfigurer engine : engines) {
+                            out.add(runOnce(query, engine, run, "warmup", w));
+                        }
                     }
-                }
-                for (int t = 0; t < settings.trials(); t++) {
-                    List<EngineConfigurer> order = new ArrayList<>(engines);
-                    if (t % 2 == 1) {
-                        Collections.reverse(order);
-                    }
-                    for (EngineConfigurer engine : order) {
-                        out.add(runOnce(query, engine, mode, reuse, "trial", t));
+                    for (int t = 0; t < settings.trials(); t++) {
+                        List<EngineConfigurer> order = new ArrayList<>(engines);
+                        if (t % 2 == 1) {
+                            Collections.reverse(order);
+                        }
+                        for (EngineConfigurer engine : order) {
+                            out.add(runOnce(query, engine, run, "trial", t));
+                        }
                     }
                 }
             }
@@ -139,18 +164,41 @@ public final class E2eRunner {
     }
 
     private static String describe(Trial t) {
-        return t.engine() + " (" + t.mode() + ", object reuse " + t.reuseLabel() + ") " + t.phase() + " " + t.index();
+        return t.engine() + " (" + t.mode() + ", object reuse " + t.reuseLabel() + ", " + t.stateBackend() + ") "
+                + t.phase() + " " + t.index();
     }
+
+    /** One setting a query's jobs run under. */
+    private record Run(String mode, boolean reuse, String backend) {}
 
     private String firstPhase() {
         return settings.warmups() > 0 ? "warmup" : "trial";
     }
 
-    /** A fresh environment with the query's tables and views and a blackhole sink under {@code key}. */
+    /**
+     * A fresh environment with the query's tables and views and a blackhole sink under {@code key},
+     * on {@code backend}; with a {@code restPort} > 0 its embedded cluster serves REST there and
+     * takes checkpoints only when asked ({@link CheckpointProbe}), its sources pausing halfway.
+     */
     private TableEnvironment prepare(Query query, EngineConfigurer engine, String mode, boolean force, boolean reuse,
-                                     String key) {
-        TableEnvironment tEnv = TableEnvironment.create(mode.equals(Trial.BATCH)
-                ? EnvironmentSettings.inBatchMode() : EnvironmentSettings.inStreamingMode());
+                                     String backend, int restPort, String key) {
+        Configuration cluster = new Configuration();
+        cluster.setString("state.backend.type", Trial.flinkBackendType(backend));
+        if (restPort > 0) {
+            cluster.setString("rest.bind-port", Integer.toString(restPort));
+            cluster.setString("rest.address", "127.0.0.1");
+            cluster.setString("rest.bind-address", "127.0.0.1");
+            cluster.setString("execution.checkpointing.interval", "1 h"); // on, but only the probe's one
+            cluster.setString("execution.checkpointing.checkpoints-after-tasks-finish", "false");
+        }
+        EnvironmentSettings.Builder environment = mode.equals(Trial.BATCH)
+                ? EnvironmentSettings.newInstance().inBatchMode() : EnvironmentSettings.newInstance().inStreamingMode();
+        TableEnvironment tEnv = TableEnvironment.create(environment.withConfiguration(cluster).build());
+        cluster.toMap().forEach(tEnv.getConfig()::set);
+        if (restPort > 0) {
+            tEnv.getConfig().set(NexmarkEventSourceFactory.PAUSE_FOR_CHECKPOINT.key(),
+                    Long.toString(settings.rows() / 2));
+        }
         tEnv.getConfig().set("parallelism.default", Integer.toString(settings.parallelism()));
         tEnv.getConfig().set(OBJECT_REUSE, Boolean.toString(reuse));
         query.config().forEach(tEnv.getConfig()::set);
@@ -183,7 +231,8 @@ public final class E2eRunner {
      * default (streaming under the first object-reuse setting; keyed {@code <id>-batch} for batch).
      */
     private void planWithoutForce(Query query, EngineConfigurer engine, String mode) throws IOException {
-        TableEnvironment tEnv = prepare(query, engine, mode, false, settings.objectReuse(mode).get(0), "default-plan");
+        TableEnvironment tEnv = prepare(query, engine, mode, false, settings.objectReuse(mode).get(0),
+                settings.backends(mode).get(0), 0, "default-plan");
         String plan = engine.explain(tEnv, "INSERT INTO sink " + query.sql());
         String decision = "default: " + PlanDecisions.of(plan).summary();
         String id = planId(query, mode);
@@ -201,11 +250,14 @@ public final class E2eRunner {
         return mode.equals(Trial.BATCH) ? query.id() + "-batch" : query.id();
     }
 
-    private Trial runOnce(Query query, EngineConfigurer engine, String mode, boolean reuse, String phase, int index)
-            throws ExecutionException, InterruptedException, IOException {
-        String key = query.id() + "/" + engine.name() + "/" + mode + "/reuse-" + Trial.reuseLabel(reuse) + "/" + phase
-                + "/" + index;
-        TableEnvironment tEnv = prepare(query, engine, mode, true, reuse, key);
+    private Trial runOnce(Query query, EngineConfigurer engine, Run run, String phase, int index) throws Exception {
+        String mode = run.mode();
+        boolean reuse = run.reuse();
+        String key = query.id() + "/" + engine.name() + "/" + mode + "/reuse-" + Trial.reuseLabel(reuse) + "/"
+                + run.backend() + "/" + phase + "/" + index;
+        boolean checkpoint = settings.checkpoint() && mode.equals(Trial.STREAMING);
+        int restPort = checkpoint ? CheckpointProbe.freePort() : 0;
+        TableEnvironment tEnv = prepare(query, engine, mode, true, reuse, run.backend(), restPort, key);
         String insert = "INSERT INTO sink " + query.sql();
         if (index == 0 && phase.equals(firstPhase()) && settings.plansDir() != null) {
             String plan = engine.explain(tEnv, insert);
@@ -226,7 +278,9 @@ public final class E2eRunner {
         Checksums.takeObjectReuse(key);
         long start = System.nanoTime();
         TableResult result = tEnv.executeSql(insert);
-        JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
+        JobClient client = result.getJobClient().orElseThrow();
+        CheckpointProbe.Taken taken = checkpoint ? new CheckpointProbe(restPort).takeWhenPaused(key, client) : null;
+        JobExecutionResult job = client.getJobExecutionResult().get();
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
         long cpuNanos = TaskCpu.take(key);
@@ -238,13 +292,22 @@ public final class E2eRunner {
         }
         Trial trial = new Trial(query.id(), engine.name(), phase, index, settings.rows(), job.getNetRuntime(),
                 wallMillis, checksum.rows(), checksum.hex(), cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, reuse, mode,
-                sourceCpuNanos < 0 ? -1 : sourceCpuNanos / 1_000_000);
+                sourceCpuNanos < 0 ? -1 : sourceCpuNanos / 1_000_000, run.backend(), taken == null ? -1 : taken.bytes(),
+                taken == null ? -1 : taken.millis());
+        if (taken != null && !taken.backend().toLowerCase(java.util.Locale.ROOT).contains(
+                run.backend().equals(Trial.HEAP) ? "hashmap" : run.backend())) {
+            problems.add(query.id() + ": " + describe(trial) + " was to run on " + run.backend()
+                    + " but its checkpoint configuration says " + taken.backend());
+        }
         System.out.printf(java.util.Locale.ROOT,
-                "  %-9s %-6s %-9s reuse %-3s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms,"
-                        + " source task %d ms),"
+                "  %-9s %-6s %-9s reuse %-3s %-7s %-6s %d: %,12.0f rows/s (net %d ms, wall %d ms, task CPU %d ms,"
+                        + " source task %d ms)%s,"
                         + " %d result rows, checksum %s%n",
-                query.id(), engine.name(), mode, trial.reuseLabel(), phase, index, trial.rowsPerSecond(), trial.netMillis(),
-                wallMillis, trial.taskCpuMillis(), trial.sourceTaskCpuMillis(), trial.resultRows(), trial.checksum());
+                query.id(), engine.name(), mode, trial.reuseLabel(), run.backend(), phase, index, trial.rowsPerSecond(),
+                trial.netMillis(), wallMillis, trial.taskCpuMillis(), trial.sourceTaskCpuMillis(),
+                taken == null ? "" : String.format(java.util.Locale.ROOT, ", checkpoint %,d bytes in %d ms",
+                        taken.bytes(), taken.millis()),
+                trial.resultRows(), trial.checksum());
         return trial;
     }
 }

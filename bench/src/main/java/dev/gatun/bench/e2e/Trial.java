@@ -73,22 +73,31 @@ public record Trial(String query, String engine, String phase, int index, long r
         return phase.equals("trial");
     }
 
+    /**
+     * A CSV line. The query column carries {@code @backend} for a backend other than the heap, so
+     * that a query's heap and RocksDB trials pair separately in tools that read the query column only.
+     */
     public String csv() {
-        return String.join(",", query, engine, phase, Integer.toString(index), Long.toString(rows),
+        String queryColumn = stateBackend.equals(HEAP) ? query : query + "@" + stateBackend;
+        return String.join(",", queryColumn, engine, phase, Integer.toString(index), Long.toString(rows),
                 Long.toString(netMillis), Long.toString(wallMillis), String.format(java.util.Locale.ROOT, "%.1f",
                         rowsPerSecond()), Long.toString(resultRows), checksum, Long.toString(taskCpuMillis),
-                reuseLabel(), mode, Long.toString(sourceTaskCpuMillis));
+                reuseLabel(), mode, Long.toString(sourceTaskCpuMillis), stateBackend, Long.toString(checkpointBytes),
+                Long.toString(checkpointMillis));
     }
 
     /**
      * A CSV line; files written before the {@code task_cpu_ms}, {@code object_reuse},
-     * {@code execution_mode} or {@code source_task_cpu_ms} columns read as -1, off, streaming and -1.
+     * {@code execution_mode}, {@code source_task_cpu_ms} or checkpoint columns read as -1, off,
+     * streaming, -1, heap, -1 and -1.
      */
     public static Trial parse(String line) {
         String[] f = line.split(",");
-        return new Trial(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
+        String query = f[0].contains("@") ? f[0].substring(0, f[0].indexOf('@')) : f[0];
+        return new Trial(query, f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
                 Long.parseLong(f[6]), Long.parseLong(f[8]), f[9], f.length > 10 ? Long.parseLong(f[10]) : -1,
                 f.length > 11 && parseReuse(f[11]), f.length > 12 ? f[12] : STREAMING,
-                f.length > 13 ? Long.parseLong(f[13]) : -1);
+                f.length > 13 ? Long.parseLong(f[13]) : -1, f.length > 14 ? f[14] : HEAP,
+                f.length > 15 ? Long.parseLong(f[15]) : -1, f.length > 16 ? Long.parseLong(f[16]) : -1);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gatun.bench.nexmark;
 
+import dev.gatun.bench.probe.PausingSource;
 import dev.gatun.bench.rows.RowFormat;
 import dev.gatun.bench.rows.RowShape;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -49,6 +51,14 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
 
     public static final ConfigOption<String> CPU_KEY = ConfigOptions.key("cpu-key").stringType().noDefaultValue()
             .withDescription("Where the source reports its task thread's CPU time when it closes (TaskCpu).");
+    /**
+     * A session option, not a table option: when set, the source of a job with a {@code cpu-key}
+     * stops after this many events until a checkpoint completes ({@link PausingSource}), the gate
+     * keyed by its {@code cpu-key}.
+     */
+    public static final ConfigOption<Long> PAUSE_FOR_CHECKPOINT = ConfigOptions.key("gatun.bench.pause-for-checkpoint")
+            .longType().noDefaultValue()
+            .withDescription("Events after which the benchmark's Nexmark source waits for one checkpoint.");
 
     @Override
     public String factoryIdentifier() {
@@ -75,8 +85,11 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
             throw new ValidationException("table " + context.getObjectIdentifier() + " declares " + declared
                     + " but Nexmark events are " + Nexmark.EVENT_TYPE);
         }
+        String cpuKey = options.getOptional(CPU_KEY).orElse(null);
+        long pauseAfter = cpuKey == null ? -1
+                : context.getConfiguration().getOptional(PAUSE_FOR_CHECKPOINT).orElse(-1L);
         return new TableSource(options.get(EVENTS), options.get(EVENTS_PER_SECOND), options.get(BASE_TIME),
-                RowFormat.of(options.get(ROW_FORMAT)), options.getOptional(CPU_KEY).orElse(null));
+                RowFormat.of(options.get(ROW_FORMAT)), cpuKey, pauseAfter);
     }
 
     /**
@@ -129,8 +142,8 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
                 format, cpuKey)), createViewsDdl().stream()).toList();
     }
 
-    private record TableSource(long events, long eventsPerSecond, long baseTime, RowFormat format, String cpuKey)
-            implements ScanTableSource {
+    private record TableSource(long events, long eventsPerSecond, long baseTime, RowFormat format, String cpuKey,
+                               long pauseAfter) implements ScanTableSource {
         @Override
         public ChangelogMode getChangelogMode() {
             return ChangelogMode.insertOnly();
@@ -138,13 +151,14 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
 
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-            return SourceProvider.of(new DataGeneratorSource<>(new NexmarkEventFunction(baseTime, eventsPerSecond,
-                    format, cpuKey), events, InternalTypeInfo.of(Nexmark.EVENT_TYPE)));
+            DataGeneratorSource<RowData> source = new DataGeneratorSource<>(new NexmarkEventFunction(baseTime,
+                    eventsPerSecond, format, cpuKey), events, InternalTypeInfo.of(Nexmark.EVENT_TYPE));
+            return SourceProvider.of(pauseAfter < 0 ? source : new PausingSource<>(source, cpuKey, pauseAfter));
         }
 
         @Override
         public DynamicTableSource copy() {
-            return new TableSource(events, eventsPerSecond, baseTime, format, cpuKey);
+            return new TableSource(events, eventsPerSecond, baseTime, format, cpuKey, pauseAfter);
         }
 
         @Override

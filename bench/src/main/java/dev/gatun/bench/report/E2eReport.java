@@ -71,8 +71,8 @@ public final class E2eReport {
                         + " adds the global aggregate's task after the exchange), median ms per job; CPU ratio = stock CPU / Gatun CPU (> 1: Gatun cheaper), range over trial"
                         + " pairs. It does not count time a thread waited for a core, so it holds on a loaded"
                         + " machine.\n");
-        List<Setting> settings = trials.stream().map(t -> new Setting(t.mode(), t.objectReuse())).distinct()
-                .sorted(Setting.ORDER).toList();
+        List<Setting> settings = trials.stream().map(t -> new Setting(t.mode(), t.objectReuse(), t.stateBackend()))
+                .distinct().sorted(Setting.ORDER).toList();
         for (Setting setting : settings) {
             boolean reuse = setting.objectReuse();
             String mode = setting.mode();
@@ -82,7 +82,7 @@ public final class E2eReport {
                             + " | CPU ratio | target | status |\n")
                     .append("|---|---|---|---|---|---|---|---|---|---|\n");
             for (Query query : queries) {
-                Map<String, List<Trial>> byEngine = measured(trials, query.id(), mode, reuse);
+                Map<String, List<Trial>> byEngine = measured(trials, query.id(), setting);
                 List<Trial> stock = byEngine.getOrDefault(STOCK, List.of());
                 List<Trial> gatun = byEngine.getOrDefault(GATUN, List.of());
                 if (stock.isEmpty()) {
@@ -131,6 +131,7 @@ public final class E2eReport {
                         cpuRatio, targetCell, status));
             }
         }
+        appendCheckpoints(md, trials, queries, settings);
         if (!defaults.isEmpty()) {
             md.append("\n## Gatun without `gatun.native.force`\n\n")
                     .append("The runs above force every admitted Calc native. What `Gatun.enable` alone (its cost"
@@ -155,34 +156,74 @@ public final class E2eReport {
         }
     }
 
-    /** A table of the summary: streaming under one object-reuse setting, or batch. */
-    private record Setting(String mode, boolean objectReuse) {
-        /** Streaming first, reuse off (Flink's default) first. */
+    /** A table of the summary: streaming under one object-reuse setting and state backend, or batch. */
+    private record Setting(String mode, boolean objectReuse, String backend) {
+        /** Streaming first, the heap backend (Flink's default) first, reuse off (Flink's default) first. */
         static final java.util.Comparator<Setting> ORDER = java.util.Comparator
-                .comparing((Setting s) -> s.mode().equals(Trial.BATCH)).thenComparing(Setting::objectReuse);
+                .comparing((Setting s) -> s.mode().equals(Trial.BATCH))
+                .thenComparing((Setting s) -> !s.backend().equals(Trial.HEAP))
+                .thenComparing(Setting::objectReuse);
 
         String heading() {
             if (mode.equals(Trial.BATCH)) {
                 return "## Batch mode (`execution.runtime-mode: batch`; Flink's batch executor always reuses objects)";
             }
             return "## `pipeline.object-reuse=" + objectReuse + '`'
-                    + (objectReuse ? "" : " (Flink's default, as the Nexmark benchmark runs)");
+                    + (objectReuse ? "" : " (Flink's default, as the Nexmark benchmark runs)")
+                    + (backend.equals(Trial.HEAP) ? "" : ", `state.backend.type: " + backend + '`');
         }
 
         /** The series label in the charts. */
         String label() {
-            return mode.equals(Trial.BATCH) ? "batch" : "reuse " + Trial.reuseLabel(objectReuse);
+            return mode.equals(Trial.BATCH) ? "batch"
+                    : "reuse " + Trial.reuseLabel(objectReuse) + (backend.equals(Trial.HEAP) ? "" : ", " + backend);
         }
     }
 
-    private static Map<String, List<Trial>> measured(List<Trial> trials, String query, String mode, boolean reuse) {
+    private static Map<String, List<Trial>> measured(List<Trial> trials, String query, Setting setting) {
         Map<String, List<Trial>> byEngine = new LinkedHashMap<>();
         for (Trial t : trials) {
-            if (t.query().equals(query) && t.measured() && t.mode().equals(mode) && t.objectReuse() == reuse) {
+            if (t.query().equals(query) && t.measured() && t.mode().equals(setting.mode())
+                    && t.objectReuse() == setting.objectReuse() && t.stateBackend().equals(setting.backend())) {
                 byEngine.computeIfAbsent(t.engine(), e -> new ArrayList<>()).add(t);
             }
         }
         return byEngine;
+    }
+
+    /** The checkpoints taken halfway through the stream ({@code --checkpoint on}): median size and duration. */
+    private static void appendCheckpoints(StringBuilder md, List<Trial> trials, List<Query> queries,
+                                          List<Setting> settings) {
+        if (trials.stream().noneMatch(t -> t.measured() && t.checkpointBytes() >= 0)) {
+            return;
+        }
+        md.append("\n## Checkpoints\n\nOne checkpoint per job, its sources stopped after half the input rows (the"
+                        + " same point of the stream for both engines): checkpointed bytes and end-to-end duration,"
+                        + " median (min–max) of the measured trials.\n\n")
+                .append("| query | setting | stock bytes | Gatun bytes | stock ms | Gatun ms |\n|---|---|---|---|---|---|\n");
+        for (Setting setting : settings) {
+            for (Query query : queries) {
+                Map<String, List<Trial>> byEngine = measured(trials, query.id(), setting);
+                List<Trial> stock = byEngine.getOrDefault(STOCK, List.of()).stream()
+                        .filter(t -> t.checkpointBytes() >= 0).toList();
+                List<Trial> gatun = byEngine.getOrDefault(GATUN, List.of()).stream()
+                        .filter(t -> t.checkpointBytes() >= 0).toList();
+                if (stock.isEmpty() && gatun.isEmpty()) {
+                    continue;
+                }
+                md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", query.id(), setting.label(),
+                        checkpointCell(stock, Trial::checkpointBytes), checkpointCell(gatun, Trial::checkpointBytes),
+                        checkpointCell(stock, Trial::checkpointMillis), checkpointCell(gatun, Trial::checkpointMillis)));
+            }
+        }
+    }
+
+    private static String checkpointCell(List<Trial> trials, java.util.function.ToLongFunction<Trial> value) {
+        if (trials.isEmpty()) {
+            return "—";
+        }
+        Stats s = Stats.of(trials.stream().map(t -> (double) value.applyAsLong(t)).toList());
+        return String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", s.median(), s.min(), s.max());
     }
 
     private static Stats rowsPerSecond(List<Trial> trials) {

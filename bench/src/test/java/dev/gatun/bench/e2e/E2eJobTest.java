@@ -229,6 +229,25 @@ class E2eJobTest {
         assertEquals(Map.of(), runner.notNative());
     }
 
+    /**
+     * A stateful query on both state backends with one checkpoint each, its source stopped after
+     * half the events: every job checkpointed some bytes on the backend it was given (the runner
+     * checks the job's checkpoint configuration) and the results agree.
+     */
+    @Test
+    void windowQueryCheckpointsHalfwayOnBothBackends(@TempDir Path plans) throws Exception {
+        E2eRunner runner = new E2eRunner(new E2eRunner.Settings(EVENTS, 42, 0, 1, 1, RowFormat.GENERIC,
+                List.of(false), plans, List.of(Trial.STREAMING), List.of(Trial.HEAP, "rocksdb"), true),
+                List.of(EngineConfigurer.STOCK, new GatunEngine()));
+        List<Trial> trials = runner.run(Queries.select("q7w").get(0));
+        assertEquals(4, trials.size());
+        assertEquals(Set.of(Trial.HEAP, "rocksdb"), trials.stream().map(Trial::stateBackend).collect(Collectors.toSet()));
+        for (Trial t : trials) {
+            assertTrue(t.checkpointBytes() > 0 && t.checkpointMillis() >= 0, t.toString());
+        }
+        assertEquals(List.of(), runner.problems());
+    }
+
     private static String rootMessage(Throwable t) {
         StringBuilder all = new StringBuilder();
         for (Throwable c = t; c != null; c = c.getCause()) {

@@ -95,8 +95,9 @@ class ReportsTest {
         }
         E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
         List<String> lines = Files.readAllLines(dir.resolve(E2eReport.CSV));
-        assertTrue(lines.get(0).endsWith(",object_reuse,execution_mode,source_task_cpu_ms"), lines.get(0));
-        assertTrue(lines.get(1).endsWith(",off,streaming,-1") && lines.get(3).endsWith(",on,batch,-1"),
+        assertTrue(lines.get(0).endsWith(",object_reuse,execution_mode,source_task_cpu_ms,state_backend,"
+                + "checkpoint_bytes,checkpoint_ms"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(",off,streaming,-1,heap,-1,-1") && lines.get(3).endsWith(",on,batch,-1,heap,-1,-1"),
                 lines.toString());
         assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
         E2eReport.writeSummary(trials, Queries.select("q1"), "bin/gatun bench e2e --mode streaming,batch", null,
@@ -116,12 +117,48 @@ class ReportsTest {
     }
 
     @Test
+    void backendsGetTablesOfTheirOwnAndCheckpointsATable(@TempDir Path dir) throws Exception {
+        List<Trial> trials = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            for (String backend : List.of(Trial.HEAP, "rocksdb")) {
+                long stockCpu = backend.equals(Trial.HEAP) ? 1000 : 3000;
+                trials.add(new Trial("q7w", "stock", "trial", i, 1_000_000, 1000, 1900, 10, "00ff", stockCpu, false,
+                        Trial.STREAMING, -1, backend, 4000 + i, 30 + i));
+                trials.add(new Trial("q7w", "gatun", "trial", i, 1_000_000, 1000, 1900, 10, "00ff", 500, false,
+                        Trial.STREAMING, -1, backend, 2000 + i, 10 + i));
+            }
+        }
+        E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
+        List<String> lines = Files.readAllLines(dir.resolve(E2eReport.CSV));
+        // the query column keeps a backend's trials apart for tools that pair by query and trial only
+        assertTrue(lines.get(1).startsWith("q7w,stock,") && lines.get(3).startsWith("q7w@rocksdb,stock,"),
+                lines.toString());
+        assertTrue(lines.get(3).endsWith(",rocksdb,4000,30"), lines.get(3));
+        assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
+        E2eReport.writeSummary(trials, Queries.select("q7w"), "bin/gatun bench e2e --backends heap,rocksdb", null,
+                Map.of(), Map.of(), dir);
+        String md = Files.readString(dir.resolve("e2e-summary.md"));
+        int heap = md.indexOf("## `pipeline.object-reuse=false` (Flink's default, as the Nexmark benchmark runs)\n");
+        int rocksdb = md.indexOf("## `pipeline.object-reuse=false` (Flink's default, as the Nexmark benchmark runs),"
+                + " `state.backend.type: rocksdb`");
+        assertTrue(heap >= 0 && rocksdb > heap, md);
+        assertTrue(md.indexOf("| 2.00× (2.00–2.00) |") > heap && md.indexOf("| 2.00× (2.00–2.00) |") < rocksdb, md);
+        assertTrue(md.indexOf("| 6.00× (6.00–6.00) |") > rocksdb, md);
+        assertTrue(md.contains("| q7w | reuse off, rocksdb | 4,001 (4,000–4,002) | 2,001 (2,000–2,002) | 31 (30–32)"
+                + " | 11 (10–12) |"), md);
+        assertThrows(IllegalArgumentException.class, () -> new Trial("q1", "stock", "trial", 0, 1, 1, 1, 1, "00", 1,
+                false, Trial.STREAMING, -1, "rocks", -1, -1));
+    }
+
+    @Test
     void oldTrialFilesReadAsObjectReuseOff() {
         Trial t = Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7");
         assertEquals(7, t.taskCpuMillis());
         assertFalse(t.objectReuse());
         assertTrue(Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on").objectReuse());
         assertEquals(Trial.STREAMING, Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on").mode());
+        assertEquals(Trial.HEAP, Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on,streaming,3").stateBackend());
+        assertEquals(-1, Trial.parse("q1,stock,trial,0,100,10,20,10000.0,5,00ff,7,on,streaming,3").checkpointBytes());
     }
 
     @Test
