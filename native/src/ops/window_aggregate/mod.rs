@@ -114,7 +114,9 @@ impl WindowAggregateOperator {
         }
         let plan = plan::decode(bytes)?;
         if plan.bundle_rows.is_some() || plan.group_limit.is_some() {
-            return Err(bad("a window aggregate takes no bundle size and no group limit"));
+            return Err(bad(
+                "a window aggregate takes no bundle size and no group limit",
+            ));
         }
         let window = plan
             .window
@@ -143,7 +145,11 @@ impl WindowAggregateOperator {
             } else {
                 AggregationPhase::InitialToResult
             };
-            m.require_phase(i, p, "this window aggregate (all measures run in one phase)")?;
+            m.require_phase(
+                i,
+                p,
+                "this window aggregate (all measures run in one phase)",
+            )?;
             if global && m.filter.is_some() {
                 return Err(bad(format!(
                     "measure {i} ({}) has a FILTER; the global phase merges accumulators the \
@@ -158,7 +164,11 @@ impl WindowAggregateOperator {
         let filter = if has_filter { compiled.pop() } else { None };
         if let Some(f) = &filter {
             if f.data_type != DataType::Boolean {
-                return Err(bad(format!("{} is {}, expected BOOLEAN", f.describe(), f.data_type)));
+                return Err(bad(format!(
+                    "{} is {}, expected BOOLEAN",
+                    f.describe(),
+                    f.data_type
+                )));
             }
         }
         let time_type = &compiled[window.time_column].data_type;
@@ -382,7 +392,10 @@ impl WindowAggregateOperator {
             });
         }
         if self.global {
-            return Ok(time.as_primitive::<arrow::datatypes::Int64Type>().values().to_vec());
+            return Ok(time
+                .as_primitive::<arrow::datatypes::Int64Type>()
+                .values()
+                .to_vec());
         }
         time.as_primitive::<TimestampMillisecondType>()
             .values()
@@ -399,31 +412,43 @@ impl WindowAggregateOperator {
     }
 
     /// Folds row `row` into (key, slice) as Flink's combiners do.
-    fn fold_row(&mut self, key: KeyId, slice: i64, columns: &[ArrayRef], filters: &[Option<BooleanArray>], row: usize) {
+    fn fold_row(
+        &mut self,
+        key: KeyId,
+        slice: i64,
+        columns: &[ArrayRef],
+        filters: &[Option<BooleanArray>],
+        row: usize,
+    ) {
         let measures = &self.measures;
         let (global, width) = (self.global, self.width);
-        self.state.update(key, slice, || init_values(measures, width), |slots| {
-            for (m, filter) in measures.iter().zip(filters) {
-                let slots = &mut slots[m.offset..m.offset + m.call.slots.len()];
-                if global {
-                    // one or two accumulator columns (AVG's sum and count)
-                    let mut other = [Value::Null, Value::Null];
-                    for (o, &a) in other.iter_mut().zip(&m.arguments) {
-                        *o = value_at(columns[a].as_ref(), row);
+        self.state.update(
+            key,
+            slice,
+            || init_values(measures, width),
+            |slots| {
+                for (m, filter) in measures.iter().zip(filters) {
+                    let slots = &mut slots[m.offset..m.offset + m.call.slots.len()];
+                    if global {
+                        // one or two accumulator columns (AVG's sum and count)
+                        let mut other = [Value::Null, Value::Null];
+                        for (o, &a) in other.iter_mut().zip(&m.arguments) {
+                            *o = value_at(columns[a].as_ref(), row);
+                        }
+                        m.call.merge(slots, &other[..m.arguments.len().min(2)]);
+                    } else {
+                        if filter.as_ref().is_some_and(|f| !f.value(row)) {
+                            continue;
+                        }
+                        let x = match m.arguments.first() {
+                            Some(&a) => value_at(columns[a].as_ref(), row),
+                            None => Value::Null,
+                        };
+                        m.call.accumulate(slots, x);
                     }
-                    m.call.merge(slots, &other[..m.arguments.len().min(2)]);
-                } else {
-                    if filter.as_ref().is_some_and(|f| !f.value(row)) {
-                        continue;
-                    }
-                    let x = match m.arguments.first() {
-                        Some(&a) => value_at(columns[a].as_ref(), row),
-                        None => Value::Null,
-                    };
-                    m.call.accumulate(slots, x);
                 }
-            }
-        });
+            },
+        );
     }
 
     /// The keys of `n` rows in row format (`None` without group keys: every key is empty).
@@ -519,7 +544,11 @@ impl NativeOperator for WindowAggregateOperator {
             .map(|c| c.evaluate(&batch))
             .collect::<GatunResult<Vec<_>>>()?;
         let ends = self.slice_ends(&columns)?;
-        let key_arrays: Vec<ArrayRef> = self.key_columns.iter().map(|&k| columns[k].clone()).collect();
+        let key_arrays: Vec<ArrayRef> = self
+            .key_columns
+            .iter()
+            .map(|&k| columns[k].clone())
+            .collect();
         let rows = self.encode_keys(&key_arrays)?;
         let filters: Vec<Option<BooleanArray>> = self
             .measures
