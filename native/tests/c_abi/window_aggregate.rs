@@ -691,7 +691,11 @@ fn plans_that_do_not_fit_the_kind_fail_at_create() {
         panic!("created");
     };
     assert_eq!(err.0, GATUN_ERR_PLAN);
-    assert!(err.1.contains("`s`") && err.1.contains("Int32"), "{}", err.1);
+    assert!(
+        err.1.contains("`s`") && err.1.contains("Int32"),
+        "{}",
+        err.1
+    );
     // a plan without the window enhancement
     let projections = [("k", col("k")), ("c", col("c"))];
     let no_window = agg_plan(
@@ -807,5 +811,69 @@ fn one_phase_tumble_slices_rows_and_accumulates_values() {
         err.1.contains("RowTime field should not be null"),
         "{}",
         err.1
+    );
+}
+
+#[test]
+fn local_accumulators_are_combined_before_the_state_as_flinks_buffer_does() {
+    let _guard = no_leaks();
+    let input = |rows: &[(f64, i64)]| {
+        batch(vec![
+            (
+                "k",
+                Arc::new(StringArray::from_iter_values(rows.iter().map(|_| "a"))) as ArrayRef,
+            ),
+            (
+                "s",
+                Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.0))),
+            ),
+            (
+                "$slice_end",
+                Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1))),
+            ),
+        ])
+    };
+    let schema = input(&[]).schema();
+    let projections = [("k", col("k")), ("s", col("s")), ("se", col("$slice_end"))];
+    let phase = AggregationPhase::IntermediateToResult;
+    let proto = agg_plan_proto(
+        &schema,
+        &projections,
+        None,
+        &[0],
+        &[M {
+            phase,
+            ..m("sum", 1)
+        }],
+        &[],
+    );
+    let window = Window {
+        time_column: 2,
+        ..Window::tumble(1_000)
+    };
+    let bytes = with_enhancement(
+        proto,
+        WINDOW_TYPE_URL,
+        window_bytes(&window, &[2], 0, false),
+    )
+    .encode_to_vec();
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("s", DataType::Float64, true),
+        Field::new("window_end", ts(), false),
+    ]);
+    let h = create_window(&bytes, &schema, &expected).unwrap();
+    // the buffer flushes when a watermark fires its earliest slice (1000), taking 1e16 of
+    // slice 2000 into the state; the two 1.0 of slice 2000 are then combined first
+    h.process(&input(&[(1e16, 2_000), (5.0, 1_000)]), None)
+        .unwrap();
+    assert_eq!(h.advance(999).unwrap().unwrap().num_rows(), 1);
+    h.process(&input(&[(1.0, 2_000), (1.0, 2_000)]), None)
+        .unwrap();
+    let out = h.advance(1_999).unwrap().unwrap();
+    // (1e16 + 1) + 1 would round back to 1e16
+    assert_eq!(
+        out.column(1).as_primitive::<Float64Type>().value(0),
+        1e16 + 2.0
     );
 }

@@ -36,7 +36,7 @@ use super::rowkind::InputSchema;
 use super::watermark::Progress;
 use super::NativeOperator;
 use crate::aggregate::scalar::{value_at, ScalarCall, Value};
-use crate::aggregate::window::window_fired;
+use crate::aggregate::window::{window_fired, FlushTrigger};
 use crate::aggregate::AggFunction;
 use crate::expr::{compile_expressions, Compiled};
 use crate::ops::calc::FILTER_NAME;
@@ -87,6 +87,11 @@ pub struct WindowAggregateOperator {
     /// Whether a section was restored (the progress is then the lowest restored one).
     restored: bool,
     state: State,
+    /// The global phase's combine buffer flush rule (Flink's `RecordsWindowBuffer` in the
+    /// window processor): local accumulators of one (key, slice) are merged with each other
+    /// first, and into the state when the buffer flushes, which rounds floating-point sums as
+    /// Flink does.
+    buffer: Option<FlushTrigger>,
     limit: i64,
     late_rows: u64,
     output: Output,
@@ -344,6 +349,9 @@ impl WindowAggregateOperator {
             )));
         }
         let output = Output::new(format, fields.into(), None, None)?;
+        let buffer = global.then(|| {
+            FlushTrigger::starting_at(window.zone.clone(), window.assigner.slice_size(), i64::MIN)
+        });
         Ok(Self {
             columns: compiled,
             filter,
@@ -359,6 +367,7 @@ impl WindowAggregateOperator {
             progress: i64::MIN,
             restored: false,
             state: State::default(),
+            buffer,
             limit: i64::MAX,
             late_rows: 0,
             output,
@@ -422,33 +431,61 @@ impl WindowAggregateOperator {
     ) {
         let measures = &self.measures;
         let (global, width) = (self.global, self.width);
-        self.state.update(
-            key,
-            slice,
-            || init_values(measures, width),
-            |slots| {
-                for (m, filter) in measures.iter().zip(filters) {
-                    let slots = &mut slots[m.offset..m.offset + m.call.slots.len()];
-                    if global {
-                        // one or two accumulator columns (AVG's sum and count)
-                        let mut other = [Value::Null, Value::Null];
-                        for (o, &a) in other.iter_mut().zip(&m.arguments) {
-                            *o = value_at(columns[a].as_ref(), row);
-                        }
-                        m.call.merge(slots, &other[..m.arguments.len().min(2)]);
-                    } else {
-                        if filter.as_ref().is_some_and(|f| !f.value(row)) {
-                            continue;
-                        }
-                        let x = match m.arguments.first() {
-                            Some(&a) => value_at(columns[a].as_ref(), row),
-                            None => Value::Null,
-                        };
-                        m.call.accumulate(slots, x);
+        let init = || init_values(measures, width);
+        let fold = |slots: &mut [Value]| {
+            for (m, filter) in measures.iter().zip(filters) {
+                let slots = &mut slots[m.offset..m.offset + m.call.slots.len()];
+                if global {
+                    // one or two accumulator columns (AVG's sum and count)
+                    let mut other = [Value::Null, Value::Null];
+                    for (o, &a) in other.iter_mut().zip(&m.arguments) {
+                        *o = value_at(columns[a].as_ref(), row);
                     }
+                    m.call.merge(slots, &other[..m.arguments.len().min(2)]);
+                } else {
+                    if filter.as_ref().is_some_and(|f| !f.value(row)) {
+                        continue;
+                    }
+                    let x = match m.arguments.first() {
+                        Some(&a) => value_at(columns[a].as_ref(), row),
+                        None => Value::Null,
+                    };
+                    m.call.accumulate(slots, x);
                 }
-            },
-        );
+            }
+        };
+        match &mut self.buffer {
+            Some(trigger) => {
+                trigger.buffered(slice);
+                self.state.update_buffered(key, slice, init, fold);
+            }
+            None => self.state.update(key, slice, init, fold),
+        }
+    }
+
+    /// Merges the combine buffer into the state (`GlobalAggCombiner`).
+    fn flush_buffer(&mut self) {
+        let Some(trigger) = &mut self.buffer else {
+            return;
+        };
+        trigger.emitted();
+        let (measures, width) = (&self.measures, self.width);
+        for (key, end, acc) in self.state.take_buffered() {
+            self.state.update(
+                key,
+                end,
+                || init_values(measures, width),
+                |slots| {
+                    for m in measures {
+                        let n = m.call.slots.len();
+                        m.call.merge(
+                            &mut slots[m.offset..m.offset + n],
+                            &acc[m.offset..m.offset + n],
+                        );
+                    }
+                },
+            );
+        }
     }
 
     /// The keys of `n` rows in row format (`None` without group keys: every key is empty).
@@ -597,6 +634,14 @@ impl NativeOperator for WindowAggregateOperator {
             return Ok(None);
         }
         self.progress = watermark;
+        if let Some(trigger) = &mut self.buffer {
+            let due = trigger
+                .on_watermark(watermark)
+                .map_err(|e| GatunError::execution(e.strip_backtrace()))?;
+            if due {
+                self.flush_buffer();
+            }
+        }
         let fired = fire::fire_due(self, watermark)?;
         match fired {
             Some(columns) => {

@@ -103,6 +103,8 @@ pub(super) fn snapshot(
             "argument `max_parallelism` is {max_parallelism}; expected 1..={MAX_PARALLELISM}"
         )));
     }
+    // Flink's window operator flushes its combine buffer before the barrier (prepareCheckpoint)
+    op.flush_buffer();
     let ids: Vec<KeyId> = op.state.key_ids().collect();
     let groups = key_groups(op, &ids, max_parallelism)?;
     let mut order: Vec<usize> = (0..ids.len()).collect();
