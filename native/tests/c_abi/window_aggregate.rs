@@ -877,3 +877,45 @@ fn local_accumulators_are_combined_before_the_state_as_flinks_buffer_does() {
         1e16 + 2.0
     );
 }
+
+#[test]
+fn a_nested_group_key_is_refused_at_create() {
+    let _guard = no_leaks();
+    use arrow::array::ListArray;
+    use arrow::datatypes::Int32Type;
+    let list = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![Some(vec![Some(1)])]);
+    let input = batch(vec![
+        ("k", Arc::new(list) as ArrayRef),
+        ("c", Arc::new(Int64Array::from(vec![1]))),
+        ("$slice_end", Arc::new(Int64Array::from(vec![1_000]))),
+    ]);
+    let schema = input.schema();
+    let projections = [("k", col("k")), ("c", col("c")), ("se", col("$slice_end"))];
+    let phase = AggregationPhase::IntermediateToResult;
+    let proto = agg_plan_proto(
+        &schema,
+        &projections,
+        None,
+        &[0],
+        &[M {
+            phase,
+            ..m("count", 1)
+        }],
+        &[],
+    );
+    let window = Window {
+        time_column: 2,
+        ..Window::tumble(1_000)
+    };
+    let bytes = with_enhancement(proto, WINDOW_TYPE_URL, window_bytes(&window, &[], 1, false))
+        .encode_to_vec();
+    let expected = Schema::new(vec![
+        schema.field(0).clone(),
+        Field::new("cnt", DataType::Int64, true),
+    ]);
+    let Err(err) = create_window(&bytes, &schema, &expected) else {
+        panic!("created");
+    };
+    assert_eq!(err.0, GATUN_ERR_PLAN);
+    assert!(err.1.contains("group key `k`"), "{}", err.1);
+}
