@@ -919,3 +919,49 @@ fn a_nested_group_key_is_refused_at_create() {
     assert_eq!(err.0, GATUN_ERR_PLAN);
     assert!(err.1.contains("group key `k`"), "{}", err.1);
 }
+
+#[test]
+fn sections_of_subtasks_at_different_progress_restore_every_window_once() {
+    let _guard = no_leaks();
+    let window = hop(2_000, 1_000);
+    // subtask A saw watermark 999, subtask B 1999; each holds other keys
+    let a = global_handle(&window, true);
+    a.process(
+        &global_input(&[("a", 1, Some(1), Some(1.0), 1, 1, 1_000)]),
+        None,
+    )
+    .unwrap();
+    a.process(
+        &global_input(&[("a", 1, Some(2), Some(2.0), 2, 1, 2_000)]),
+        None,
+    )
+    .unwrap();
+    let mut before = fired(a.advance(999).unwrap());
+    let b = global_handle(&window, true);
+    b.process(
+        &global_input(&[("b", 1, Some(3), Some(3.0), 3, 1, 1_000)]),
+        None,
+    )
+    .unwrap();
+    b.process(
+        &global_input(&[("b", 1, Some(4), Some(4.0), 4, 1, 2_000)]),
+        None,
+    )
+    .unwrap();
+    before.extend(fired(b.advance(1_999).unwrap()));
+    let mut sections = snapshot(&a, 128).unwrap();
+    sections.extend(snapshot(&b, 128).unwrap());
+    let mut after = fired(a.advance(i64::MAX).unwrap());
+    after.extend(fired(b.advance(i64::MAX).unwrap()));
+    drop((a, b));
+    let restored = global_handle(&window, true);
+    for (_, s) in &sections {
+        restore(&restored, s).unwrap();
+    }
+    // the lowest progress (999) holds: B's fired windows have no timers left, so none repeats
+    assert!(restored.advance(999).unwrap().is_none());
+    let after = sorted(after);
+    assert_eq!(sorted(fired(restored.advance(i64::MAX).unwrap())), after);
+    // windows 1000, 2000 and 3000 of each key, each once
+    assert_eq!((before.len(), after.len()), (3, 3));
+}
