@@ -1087,3 +1087,25 @@ fn one_phase_ltz_windows_are_aligned_in_the_session_zone() {
     };
     assert_eq!((t(2), t(3), t(4)), (end - 86_400_000, end, time));
 }
+
+#[test]
+fn mutated_sections_fail_cleanly_or_restore() {
+    let _guard = no_leaks();
+    let h = global_handle(&hop(2_000, 1_000), true);
+    h.process(&many_keys(5, 1_000), None).unwrap();
+    let sections = snapshot(&h, 1).unwrap();
+    let section = &sections[0].1;
+    // every byte flipped in turn (xorshift picks the flip)
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for i in 0..section.len() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut mutated = section.clone();
+        mutated[i] ^= (seed as u8) | 1;
+        let fresh = global_handle(&hop(2_000, 1_000), true);
+        if let Err((status, m)) = restore(&fresh, &mutated) {
+            assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT, "byte {i}: {m}");
+        }
+    }
+}

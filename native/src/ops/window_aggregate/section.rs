@@ -7,6 +7,7 @@
 //! fingerprint      u64      FNV-1a 64 of the layout description
 //! description      u32 length + UTF-8: the state layout (keys, window, slots)
 //! progress         i64      the operator's watermark progress
+//! checksum         u64      FNV-1a 64 of the stream's bytes
 //! stream           u64 length + an Arrow IPC stream
 //! ```
 //!
@@ -236,9 +237,30 @@ fn write_section(
     out.extend_from_slice(&(description.len() as u32).to_le_bytes());
     out.extend_from_slice(description.as_bytes());
     out.extend_from_slice(&progress.to_le_bytes());
+    out.extend_from_slice(&fnv1a(&stream).to_le_bytes());
     out.extend_from_slice(&(stream.len() as u64).to_le_bytes());
     out.extend_from_slice(&stream);
     Ok(out)
+}
+
+/// The schema message a stream of `schema` opens with.
+fn schema_message(schema: &SchemaRef) -> GatunResult<Vec<u8>> {
+    let mut empty = Vec::new();
+    StreamWriter::try_new(&mut empty, schema)
+        .and_then(|mut w| w.finish())
+        .map_err(|e| GatunError::execution(format!("window state stream: {e}")))?;
+    // an empty stream is the schema message and the 8-byte end-of-stream marker
+    empty.truncate(empty.len().saturating_sub(8));
+    Ok(empty)
+}
+
+/// The record batches of an IPC stream.
+fn read_stream(stream: &[u8]) -> GatunResult<Vec<RecordBatch>> {
+    let reader = StreamReader::try_new(Cursor::new(stream), None)
+        .map_err(|e| invalid(format!("the Arrow IPC stream: {e}")))?;
+    reader
+        .map(|b| b.map_err(|e| invalid(format!("the Arrow IPC stream: {e}"))))
+        .collect()
 }
 
 /// A reader of a section's bytes whose failures name what is missing.
@@ -295,6 +317,7 @@ pub(super) fn restore(op: &mut WindowAggregateOperator, section: &[u8]) -> Gatun
         )));
     }
     let progress = i64::from_le_bytes(bytes.array("the progress")?);
+    let checksum = u64::from_le_bytes(bytes.array("the checksum")?);
     let length = u64::from_le_bytes(bytes.array("the stream length")?);
     let length = usize::try_from(length).map_err(|_| invalid("the stream length overflows"))?;
     let stream = bytes.take(length, "the Arrow IPC stream")?;
@@ -304,19 +327,40 @@ pub(super) fn restore(op: &mut WindowAggregateOperator, section: &[u8]) -> Gatun
             bytes.0.len()
         )));
     }
-    let schema = stream_schema(op);
-    let reader = StreamReader::try_new(Cursor::new(stream), None)
-        .map_err(|e| invalid(format!("the Arrow IPC stream: {e}")))?;
-    if reader.schema().fields() != schema.fields() {
+    // Corrupt bytes are caught here, before a reader trusts any length in them.
+    if fnv1a(stream) != checksum {
         return Err(invalid(format!(
-            "the stream's schema {} differs from the layout's {}",
-            reader.schema(),
-            schema
+            "the Arrow IPC stream's checksum is {:016x}, the header says {checksum:016x} (the \
+             section is corrupt)",
+            fnv1a(stream)
         )));
     }
-    let mut batches = Vec::new();
-    for batch in reader {
-        batches.push(batch.map_err(|e| invalid(format!("the Arrow IPC stream: {e}")))?);
+    let schema = stream_schema(op);
+    // The stream opens with the schema message this layout writes, byte for byte: checked
+    // before a reader parses anything (arrow-ipc panics on some malformed schemas).
+    let opening = schema_message(&schema)?;
+    if !stream.starts_with(&opening) {
+        return Err(invalid(
+            "the Arrow IPC stream does not open with this layout's schema message",
+        ));
+    }
+    let batches = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_stream(stream)))
+        .unwrap_or_else(|payload| {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(invalid(format!("the Arrow IPC stream is corrupt ({what})")))
+        })?;
+    for batch in &batches {
+        if batch.schema().fields() != schema.fields() {
+            return Err(invalid(format!(
+                "the stream's schema {} differs from the layout's {}",
+                batch.schema(),
+                schema
+            )));
+        }
     }
     for batch in &batches {
         let keys = op.key_fields.len();
