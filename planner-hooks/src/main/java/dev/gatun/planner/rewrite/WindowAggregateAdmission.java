@@ -64,8 +64,12 @@ public final class WindowAggregateAdmission {
         return CalcDecision.decide(global.getRelDetailedDescription(), "window aggregate", () -> admit(global));
     }
 
+    /** Stock, with the first reason: its window (processing time, SESSION ...), else being one phase. */
     public CalcDecision decide(StreamPhysicalWindowAggregate onePhase) {
-        return CalcDecision.stock(onePhase.getRelDetailedDescription(), ONE_PHASE_REASON);
+        return CalcDecision.decide(onePhase.getRelDetailedDescription(), "window aggregate", () -> {
+            windows.window(onePhase.windowing(), 0);
+            throw new NotAdmittedException(ONE_PHASE_REASON);
+        });
     }
 
     private NativeCalcSpec admit(StreamPhysicalGlobalWindowAggregate global) {

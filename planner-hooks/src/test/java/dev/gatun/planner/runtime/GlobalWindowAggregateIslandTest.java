@@ -249,7 +249,7 @@ class GlobalWindowAggregateIslandTest {
     void stateThatIsNotANativeFrameFailsTheRestoreNamingTheOperator() throws Exception {
         NativeCalcSpec spec = spec();
         // a keyed operator's raw keyed state written by something else: Flink's own timers here
-        var other = new KeyedOneInputStreamOperatorTestHarness<>(new RawTimerWriter(), keys(spec),
+        var other = new KeyedOneInputStreamOperatorTestHarness<>(new RawStateWriter(0x0BADF00D, null), keys(spec),
                 keys(spec).getProducedType(), MAX_PARALLELISM, 1, 0);
         open.add(0, other);
         other.open();
@@ -261,9 +261,61 @@ class GlobalWindowAggregateIslandTest {
                 && message.contains("gatun.aggregate.window.enabled=false"), message);
     }
 
-    /** Writes a word into every key group's raw keyed state (state another operator left behind). */
-    static final class RawTimerWriter extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<RowData>
+    @Test
+    void aSectionTheKernelRefusesFailsTheRestoreAndLeaksNothing() throws Exception {
+        NativeCalcSpec spec = spec();
+        byte[] junk = "not an Arrow IPC section".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var other = new KeyedOneInputStreamOperatorTestHarness<>(new RawStateWriter(KeyedIslandOperator.FRAME_MAGIC, junk),
+                keys(spec), keys(spec).getProducedType(), MAX_PARALLELISM, 1, 0);
+        open.add(0, other);
+        other.open();
+        OperatorSubtaskState corrupt = other.snapshot(1, 1);
+        Exception e = assertThrows(Exception.class, () -> harness(spec, 1, 0, corrupt));
+        assertTrue(e instanceof dev.gatun.ffm.NativeException
+                        || org.apache.flink.util.ExceptionUtils.findThrowable(e, dev.gatun.ffm.NativeException.class)
+                        .isPresent(), org.apache.flink.util.ExceptionUtils.stringifyException(e));
+        // the harness is closed after the test, and the leak check then finds nothing live
+    }
+
+    @Test
+    void aSnapshotThatFailsMidwayLeavesTheStateAsItWas() throws Exception {
+        NativeCalcSpec spec = spec();
+        var expected = harness(spec, 1, 0, null);
+        var failing = harness(spec, 1, 0, null);
+        for (int i = 0; i < 30; i++) {
+            expected.processElement(row("k" + i, 1, i, 2_000));
+            failing.processElement(row("k" + i, 1, i, 2_000));
+        }
+        KeyedIslandOperator op = (KeyedIslandOperator) failing.getOperator();
+        op.processPending();
+        int[] calls = {0};
+        java.io.IOException failure = assertThrows(java.io.IOException.class,
+                () -> op.statefulHandle().snapshot(MAX_PARALLELISM, (group, section) -> {
+                    if (++calls[0] == 2) {
+                        throw new java.io.IOException("injected: the checkpoint stream failed");
+                    }
+                }));
+        assertTrue(failure.getMessage().contains("injected"), failure.getMessage());
+        failing.snapshot(1, 1); // and a later checkpoint succeeds
+        expected.processWatermark(new Watermark(Long.MAX_VALUE));
+        failing.processWatermark(new Watermark(Long.MAX_VALUE));
+        assertEquals(output(expected, spec), output(failing, spec));
+    }
+
+    /**
+     * Writes into every key group's raw keyed state {@code magic}, then, with a {@code payload}, its
+     * length and it (state another operator, or a broken writer, left behind).
+     */
+    static final class RawStateWriter extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<RowData>
             implements org.apache.flink.streaming.api.operators.OneInputStreamOperator<RowData, RowData> {
+        private final int magic;
+        private final byte[] payload;
+
+        RawStateWriter(int magic, byte[] payload) {
+            this.magic = magic;
+            this.payload = payload;
+        }
+
         @Override
         public void processElement(StreamRecord<RowData> element) {}
 
@@ -278,7 +330,12 @@ class GlobalWindowAggregateIslandTest {
             var out = context.getRawKeyedOperatorStateOutput();
             for (int group : out.getKeyGroupList()) {
                 out.startNewKeyGroup(group);
-                new java.io.DataOutputStream(out).writeInt(0x0BADF00D);
+                var data = new java.io.DataOutputStream(out);
+                data.writeInt(magic);
+                if (payload != null) {
+                    data.writeInt(payload.length);
+                    data.write(payload);
+                }
             }
         }
     }
