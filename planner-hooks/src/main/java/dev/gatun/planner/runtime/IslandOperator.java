@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * of input they always do.
  * In a batch job ({@link NativeCalcSpec#groupLimit()} instead of a bundle) the kernel emits its groups
  * once an input batch leaves that many, as Flink's local hash aggregate does when its memory is full,
- * and the end of input emits the rest.
+ * and the end of input emits the rest. A window-aggregate island ({@link NativeCalcSpec#windowAggregate()},
+ * {@link KeyedIslandOperator}) keeps its state across watermarks: before each watermark its kernel fires
+ * the windows the watermark passes; its state is written at checkpoints.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
