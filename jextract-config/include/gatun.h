@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 7
+#define GATUN_ABI_VERSION 8
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -41,6 +41,7 @@ extern "C" {
 /* gatun_operator_create kinds. */
 #define GATUN_OPERATOR_CALC 1
 #define GATUN_OPERATOR_LOCAL_AGGREGATE 2
+#define GATUN_OPERATOR_WINDOW_AGGREGATE 3
 
 /* gatun_operator_create output formats. */
 #define GATUN_OUTPUT_ARROW 0
@@ -179,6 +180,25 @@ typedef struct GatunWatermarkProgress {
  * Flink's message), the slice end is grouped on after the keys and emitted last as the
  * BIGINT "$slice_end"; its groups leave on gatun_operator_advance and _flush.
  *
+ * GATUN_OPERATOR_WINDOW_AGGREGATE, Flink's window aggregate over a TUMBLE, HOP or CUMULATE
+ * window on event time with its state in native memory: a plan shaped like a local
+ * aggregate's with the WindowSlicing enhancement, which also lists the window properties
+ * to emit (field 10: 1 window_start, 2 window_end, 3 window_time), the COUNT(*) measure
+ * that tells empty windows (field 11: its index + 1, 0 for none) and whether Flink inserted
+ * it (field 12: not emitted). All measures have one phase:
+ * AGGREGATION_PHASE_INTERMEDIATE_TO_RESULT (the global phase of a two-phase window
+ * aggregate: the input is the local phase's output, each argument one of the call's
+ * accumulator columns (AVG: sum, then count), the time column its "$slice_end", no FILTER)
+ * or AGGREGATION_PHASE_INITIAL_TO_RESULT (one phase: arguments and FILTERs as a local
+ * aggregate's, the time column the rowtime). The output row is the group keys, each
+ * emitted measure's final value in Flink's result type, then the window properties
+ * (TIMESTAMP(3) as Timestamp(ms) without zone; window_time of a TIMESTAMP_LTZ rowtime as
+ * Timestamp(ms, "UTC")). gatun_operator_process folds each batch into the state and writes
+ * no output; a row whose slice has fired for the progress (the highest watermark passed to
+ * gatun_operator_advance) is dropped as Flink drops late rows. gatun_operator_advance fires
+ * every window whose timer is at or before the watermark, in timer order, with Flink's
+ * slice merging, and frees the slices no window needs; gatun_operator_flush writes nothing.
+ *
  * input_schema: the input batches' struct ("+s") schema; borrowed for the call. A
  * top-level Int8 field "__gatun_row_kind" is the row-kind sidecar: never referenced
  * by the plan, filtered with its rows and appended after the output columns.
@@ -256,6 +276,60 @@ int32_t gatun_operator_advance(GatunOperator* op, int64_t watermark, struct Arro
  */
 int32_t gatun_operator_held_bytes(GatunOperator* op, int64_t* out_bytes,
                                   char* err_buf, size_t err_cap);
+
+/*
+ * The native state of an operator (GATUN_OPERATOR_WINDOW_AGGREGATE), for metrics.
+ */
+typedef struct GatunStateStats {
+  int64_t keys;    /* distinct group keys holding state */
+  int64_t slices;  /* (key, slice) entries holding accumulators */
+  int64_t bytes;   /* bytes of native state (also counted by gatun_operator_held_bytes) */
+} GatunStateStats;
+
+/*
+ * GATUN_OPERATOR_WINDOW_AGGREGATE only (any other kind: GATUN_ERR_INVALID_ARGUMENT naming
+ * the kind). Writes the state for the key groups of max_parallelism (1..32768, else
+ * GATUN_ERR_INVALID_ARGUMENT) into output (caller-allocated, release NULL on entry, always
+ * written on success, release it once): a struct array of two non-null columns, "key_group"
+ * Int32 and "state" Binary, one row per key group that holds state, ascending by key group.
+ * Each value is a self-describing section (docs/native.md "Window state format"): a header
+ * (magic, format version, a fingerprint and a readable description of the state layout, the
+ * operator's watermark progress), then an Arrow IPC stream of the state rows (accumulators
+ * per key and slice, and the pending window timers per key).
+ * The key group of a key is Flink's for the operator's key selector: the key's fields encoded
+ * as the BinaryRowData that Flink's BinaryRowDataKeySelector produces (BinaryRowWriter into
+ * fresh memory), its hashCode (MurmurHashUtil.hashByWords over the row's bytes), then
+ * KeyGroupRangeAssignment.computeKeyGroupForKeyHash (MathUtils.murmurHash(hash) %
+ * max_parallelism). The state is unchanged.
+ */
+int32_t gatun_operator_snapshot(GatunOperator* op, int32_t max_parallelism,
+                                struct ArrowArray* output, char* err_buf, size_t err_cap);
+
+/*
+ * GATUN_OPERATOR_WINDOW_AGGREGATE only. Adds one section (section/section_len, borrowed)
+ * written by gatun_operator_snapshot of an operator with the same state layout, possibly
+ * another subtask's at another parallelism; the progress becomes the lowest of the restored
+ * sections' (Flink restores the lowest watermark of all subtasks). A wrong magic, an unknown
+ * version, a truncated or corrupt section or a different layout fails with
+ * GATUN_ERR_INVALID_ARGUMENT naming what differs (for a layout, both descriptions); the
+ * operator must then be freed. Restored windows fire exactly as they would have in the
+ * operator that wrote them: none fires twice and none is lost.
+ */
+int32_t gatun_operator_restore(GatunOperator* op, const uint8_t* section, size_t section_len,
+                               char* err_buf, size_t err_cap);
+
+/*
+ * GATUN_OPERATOR_WINDOW_AGGREGATE only: a bound on the native state's bytes (INT64_MAX, the
+ * default: none; negative: GATUN_ERR_INVALID_ARGUMENT). A later gatun_operator_process that
+ * grows the state beyond it fails with GATUN_ERR_EXECUTION naming the bound, the bytes and
+ * the key (its values as text) whose row crossed it.
+ */
+int32_t gatun_operator_limit_state(GatunOperator* op, int64_t max_bytes, char* err_buf,
+                                   size_t err_cap);
+
+/* Fills *out with the operator's native state (zeros for kinds without state). */
+int32_t gatun_operator_state_stats(GatunOperator* op, GatunStateStats* out, char* err_buf,
+                                   size_t err_cap);
 
 /* Frees a live handle exactly once (live handle count - 1). NULL, freed or unknown
  * pointers: GATUN_ERR_INVALID_ARGUMENT. */

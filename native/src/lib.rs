@@ -19,12 +19,14 @@ pub mod ops;
 pub mod udf;
 
 pub use ffi::abi::{
-    gatun_abi_version, GatunNativeStats, GatunWatermarkProgress, GATUN_ABI_VERSION as ABI_VERSION,
+    gatun_abi_version, GatunNativeStats, GatunStateStats, GatunWatermarkProgress,
+    GATUN_ABI_VERSION as ABI_VERSION,
 };
 pub use ffi::guard::{GatunError, GatunResult};
 pub use ffi::operator::{
     gatun_operator_advance, gatun_operator_create, gatun_operator_flush, gatun_operator_free,
-    gatun_operator_held_bytes, gatun_operator_process, GatunOperator,
+    gatun_operator_held_bytes, gatun_operator_limit_state, gatun_operator_process,
+    gatun_operator_restore, gatun_operator_snapshot, gatun_operator_state_stats, GatunOperator,
 };
 pub use ffi::passthrough::{
     gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,

@@ -20,7 +20,7 @@ use super::accumulator::{take_nulls, CallAccumulator};
 const TEN_POW_38: u128 = 100_000_000_000_000_000_000_000_000_000_000_000_000;
 
 /// `a + b` when it fits in 38 digits (Flink's `DecimalData.fromBigDecimal(_, 38, s)`).
-fn add_38(a: i128, b: i128) -> Option<i128> {
+pub(super) fn add_38(a: i128, b: i128) -> Option<i128> {
     a.checked_add(b).filter(|r| r.unsigned_abs() < TEN_POW_38)
 }
 

@@ -197,7 +197,7 @@ pub(super) fn is_float(t: &DataType) -> bool {
     matches!(t, DataType::Float32 | DataType::Float64)
 }
 
-fn is_min_max_type(t: &DataType) -> bool {
+pub(super) fn is_min_max_type(t: &DataType) -> bool {
     is_sum_integer(t)
         || is_float(t)
         || matches!(

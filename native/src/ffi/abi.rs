@@ -4,7 +4,7 @@
 //! header and fails when the two drift apart.
 
 /// `GATUN_ABI_VERSION`: bumped on every incompatible change of the header.
-pub const GATUN_ABI_VERSION: u32 = 7;
+pub const GATUN_ABI_VERSION: u32 = 8;
 
 /// Success.
 pub const GATUN_OK: i32 = 0;
@@ -23,6 +23,8 @@ pub const GATUN_ERR_PANIC: i32 = 5;
 pub const GATUN_OPERATOR_CALC: u32 = 1;
 /// `gatun_operator_create` kind: Flink's local (pre-shuffle) group aggregate with its Calc.
 pub const GATUN_OPERATOR_LOCAL_AGGREGATE: u32 = 2;
+/// `gatun_operator_create` kind: Flink's window aggregate with its state in native memory.
+pub const GATUN_OPERATOR_WINDOW_AGGREGATE: u32 = 3;
 
 /// `gatun_operator_create` output format: one Arrow column per output column.
 pub const GATUN_OUTPUT_ARROW: i32 = 0;
@@ -59,6 +61,18 @@ pub struct GatunWatermarkProgress {
     pub interval: i64,
     /// Out: the watermark to emit after the batch's last output row, or `i64::MIN`.
     pub after: i64,
+}
+
+/// `struct GatunStateStats`: an operator's native state (three `int64_t`, 24 bytes).
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct GatunStateStats {
+    /// Distinct group keys holding state.
+    pub keys: i64,
+    /// (key, slice) entries holding accumulators.
+    pub slices: i64,
+    /// Bytes of native state.
+    pub bytes: i64,
 }
 
 /// The `GATUN_ABI_VERSION` this library was built from. Java compares it with the

@@ -8,7 +8,7 @@ use arrow::array::Array;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use arrow::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 
-use super::abi::GatunWatermarkProgress;
+use super::abi::{GatunStateStats, GatunWatermarkProgress};
 use super::export::{export_field, export_owned};
 use super::guard::{check_arg, guard};
 use super::input::BatchImport;
@@ -23,6 +23,7 @@ use crate::{GatunError, GatunResult};
 
 /// Opaque `GatunOperator` handle.
 pub struct GatunOperator {
+    kind: Kind,
     input: BatchImport,
     assigns_watermarks: bool,
     /// Calls on one handle take turns (a kind may keep state between batches).
@@ -88,6 +89,7 @@ pub unsafe extern "C" fn gatun_operator_create(
         let schema = export_field(&output)
             .map_err(|e| GatunError::arrow("cannot export the output schema", e))?;
         let handle = Box::into_raw(Box::new(GatunOperator {
+            kind,
             input: BatchImport::new(input, &read_as_text),
             assigns_watermarks: operator.assigns_watermarks(),
             operator: Mutex::new(operator),
@@ -312,6 +314,133 @@ pub unsafe extern "C" fn gatun_operator_held_bytes(
     unsafe { guard("gatun_operator_held_bytes", err_buf, err_cap, body) }
 }
 
+impl GatunOperator {
+    /// Fails naming the handle's kind unless it keeps state.
+    fn require_state(&self, call: &str) -> GatunResult {
+        if self.kind == Kind::WindowAggregate {
+            return Ok(());
+        }
+        Err(GatunError::invalid_argument(format!(
+            "{call} takes a GATUN_OPERATOR_WINDOW_AGGREGATE operator; `op` is a {}",
+            self.kind.abi_name()
+        )))
+    }
+}
+
+/// See `gatun.h`. On success `*output` holds the state per key group (counted export).
+///
+/// # Safety
+///
+/// As [`gatun_operator_flush`].
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_snapshot(
+    op: *mut GatunOperator,
+    max_parallelism: i32,
+    output: *mut FFI_ArrowArray,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        check_arg(output.cast_const(), "output")?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        handle.require_state("gatun_operator_snapshot")?;
+        let result = handle.lock()?.snapshot(max_parallelism)?;
+        // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
+        unsafe { output.write(export_owned(result.into_data())) };
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_snapshot", err_buf, err_cap, body) }
+}
+
+/// See `gatun.h`. Adds one section of a snapshot to the operator's state.
+///
+/// # Safety
+///
+/// `op` must be NULL or a pointer (checked against the live handles); `section` must be
+/// NULL or valid for reads of `section_len` bytes; `err_buf` must be NULL or valid for
+/// writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_restore(
+    op: *mut GatunOperator,
+    section: *const u8,
+    section_len: usize,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        check_arg(section, "section")?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        handle.require_state("gatun_operator_restore")?;
+        // SAFETY: non-NULL and valid for `section_len` bytes (contract).
+        let bytes = unsafe { std::slice::from_raw_parts(section, section_len) };
+        handle.lock()?.restore(bytes)
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_restore", err_buf, err_cap, body) }
+}
+
+/// See `gatun.h`. Bounds the operator's native state.
+///
+/// # Safety
+///
+/// `op` must be NULL or a pointer (checked against the live handles); `err_buf` must be
+/// NULL or valid for writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_limit_state(
+    op: *mut GatunOperator,
+    max_bytes: i64,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        handle.require_state("gatun_operator_limit_state")?;
+        handle.lock()?.limit_state(max_bytes)
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_limit_state", err_buf, err_cap, body) }
+}
+
+/// See `gatun.h`. On success `*out` holds the operator's state statistics.
+///
+/// # Safety
+///
+/// `op` must be NULL or a pointer (checked against the live handles); `out` must be NULL or
+/// valid for writes; `err_buf` must be NULL or valid for writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_state_stats(
+    op: *mut GatunOperator,
+    out: *mut GatunStateStats,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        check_arg(out.cast_const(), "out")?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        let stats = handle.lock()?.state_stats();
+        // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
+        unsafe {
+            out.write(GatunStateStats {
+                keys: stats.keys,
+                slices: stats.slices,
+                bytes: stats.bytes,
+            })
+        };
+        Ok(())
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_state_stats", err_buf, err_cap, body) }
+}
+
 /// See `gatun.h`. Frees a live handle exactly once.
 ///
 /// # Safety
@@ -381,6 +510,7 @@ mod tests {
         let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
         let input = InputSchema::new(Arc::clone(&schema), "input_schema").unwrap();
         let handle = Box::into_raw(Box::new(GatunOperator {
+            kind: Kind::Calc,
             input: BatchImport::new(input, &[true]),
             assigns_watermarks: false,
             operator: Mutex::new(Box::new(Panics(Fields::empty()))),

@@ -8,6 +8,8 @@
 //! - [`calc`]: projections + filter, with [`watermark`] assignment when the plan says so;
 //! - [`local_aggregate`]: Flink's local (pre-shuffle) group or window aggregate with the Calc
 //!   below it;
+//! - [`window_aggregate`]: Flink's window aggregate (TUMBLE, HOP, CUMULATE) with its state in
+//!   native memory, snapshot and restored per key group;
 //! - [`filter`]: the filter of a Calc part, shared by the kinds;
 //! - [`rowkind`]: the row-kind sidecar and the input schema split;
 //! - [`output`]: the Arrow and Flink-rows output formats.
@@ -18,15 +20,19 @@ pub mod local_aggregate;
 pub mod output;
 pub mod rowkind;
 pub mod watermark;
+pub mod window_aggregate;
 
 use arrow::array::{ArrayRef, RecordBatch, StructArray};
 use arrow::datatypes::{Fields, Schema};
 
-use crate::ffi::abi::{GATUN_OPERATOR_CALC, GATUN_OPERATOR_LOCAL_AGGREGATE};
+use crate::ffi::abi::{
+    GATUN_OPERATOR_CALC, GATUN_OPERATOR_LOCAL_AGGREGATE, GATUN_OPERATOR_WINDOW_AGGREGATE,
+};
 use crate::{GatunError, GatunResult};
 use output::OutputFormat;
 use rowkind::InputSchema;
 use watermark::Progress;
+use window_aggregate::StateStats;
 
 /// One kind of native operator, as a handle owns it.
 pub trait NativeOperator: Send + std::fmt::Debug {
@@ -69,6 +75,35 @@ pub trait NativeOperator: Send + std::fmt::Debug {
     fn held_bytes(&self) -> usize {
         0
     }
+
+    /// The state per key group of `max_parallelism` (kinds with state only).
+    fn snapshot(&mut self, max_parallelism: i32) -> GatunResult<StructArray> {
+        let _ = max_parallelism;
+        Err(no_state("gatun_operator_snapshot"))
+    }
+
+    /// Adds one section of [`snapshot`](Self::snapshot) (kinds with state only).
+    fn restore(&mut self, section: &[u8]) -> GatunResult {
+        let _ = section;
+        Err(no_state("gatun_operator_restore"))
+    }
+
+    /// Bounds the state's bytes (kinds with state only).
+    fn limit_state(&mut self, max_bytes: i64) -> GatunResult {
+        let _ = max_bytes;
+        Err(no_state("gatun_operator_limit_state"))
+    }
+
+    /// The state's keys, slices and bytes (zeros without state).
+    fn state_stats(&self) -> StateStats {
+        StateStats::default()
+    }
+}
+
+fn no_state(call: &str) -> GatunError {
+    GatunError::invalid_argument(format!(
+        "{call} takes a GATUN_OPERATOR_WINDOW_AGGREGATE operator (a kind with state)"
+    ))
 }
 
 /// The `GATUN_OPERATOR_*` kinds.
@@ -76,6 +111,7 @@ pub trait NativeOperator: Send + std::fmt::Debug {
 pub enum Kind {
     Calc,
     LocalAggregate,
+    WindowAggregate,
 }
 
 impl Kind {
@@ -84,10 +120,21 @@ impl Kind {
         match value {
             GATUN_OPERATOR_CALC => Ok(Self::Calc),
             GATUN_OPERATOR_LOCAL_AGGREGATE => Ok(Self::LocalAggregate),
+            GATUN_OPERATOR_WINDOW_AGGREGATE => Ok(Self::WindowAggregate),
             other => Err(GatunError::invalid_argument(format!(
-                "argument `kind` is {other}; expected GATUN_OPERATOR_CALC ({GATUN_OPERATOR_CALC}) \
-                 or GATUN_OPERATOR_LOCAL_AGGREGATE ({GATUN_OPERATOR_LOCAL_AGGREGATE})"
+                "argument `kind` is {other}; expected GATUN_OPERATOR_CALC ({GATUN_OPERATOR_CALC}), \
+                 GATUN_OPERATOR_LOCAL_AGGREGATE ({GATUN_OPERATOR_LOCAL_AGGREGATE}) or \
+                 GATUN_OPERATOR_WINDOW_AGGREGATE ({GATUN_OPERATOR_WINDOW_AGGREGATE})"
             ))),
+        }
+    }
+
+    /// The `GATUN_OPERATOR_*` name.
+    pub fn abi_name(self) -> &'static str {
+        match self {
+            Kind::Calc => "GATUN_OPERATOR_CALC",
+            Kind::LocalAggregate => "GATUN_OPERATOR_LOCAL_AGGREGATE",
+            Kind::WindowAggregate => "GATUN_OPERATOR_WINDOW_AGGREGATE",
         }
     }
 }
@@ -113,5 +160,8 @@ pub fn create(
             expected_output,
             format,
         )?)),
+        Kind::WindowAggregate => Ok(Box::new(
+            window_aggregate::WindowAggregateOperator::create(plan, input, expected_output, format)?,
+        )),
     }
 }

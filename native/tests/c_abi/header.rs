@@ -6,7 +6,7 @@ use std::mem::offset_of;
 use std::path::{Path, PathBuf};
 
 use gatun_native::ffi::abi::*;
-use gatun_native::{GatunNativeStats, GatunWatermarkProgress};
+use gatun_native::{GatunNativeStats, GatunStateStats, GatunWatermarkProgress};
 
 fn include_dir() -> PathBuf {
     crate::common::crate_dir().join("../jextract-config/include")
@@ -66,6 +66,10 @@ fn constants_match() {
         ("GATUN_ERR_EXECUTION", GATUN_ERR_EXECUTION as i64),
         ("GATUN_ERR_PANIC", GATUN_ERR_PANIC as i64),
         ("GATUN_OPERATOR_CALC", GATUN_OPERATOR_CALC as i64),
+        (
+            "GATUN_OPERATOR_WINDOW_AGGREGATE",
+            GATUN_OPERATOR_WINDOW_AGGREGATE as i64,
+        ),
         (
             "GATUN_OPERATOR_LOCAL_AGGREGATE",
             GATUN_OPERATOR_LOCAL_AGGREGATE as i64,
@@ -191,6 +195,7 @@ fn rust_type(c_type: &str) -> &'static str {
         "GatunOperator*" => "*mut GatunOperator",
         "GatunOperator**" => "*mut*mut GatunOperator",
         "GatunWatermarkProgress*" => "*mut GatunWatermarkProgress",
+        "GatunStateStats*" => "*mut GatunStateStats",
         "GatunPassthrough*" => "*mut GatunPassthrough",
         "GatunPassthrough**" => "*mut*mut GatunPassthrough",
         "struct ArrowArray*" => "*mut FFI_ArrowArray",
@@ -210,7 +215,11 @@ fn every_header_function_is_implemented_with_its_signature() {
         "gatun_operator_flush",
         "gatun_operator_free",
         "gatun_operator_held_bytes",
+        "gatun_operator_limit_state",
         "gatun_operator_process",
+        "gatun_operator_restore",
+        "gatun_operator_snapshot",
+        "gatun_operator_state_stats",
         "gatun_passthrough",
         "gatun_passthrough_create",
         "gatun_passthrough_free",
@@ -313,6 +322,24 @@ fn watermark_progress_fields_match_the_header() {
         c_struct_fields("gatun.h", "GatunWatermarkProgress"),
         expected
     );
+}
+
+#[test]
+fn state_stats_fields_match_the_header() {
+    let rust = [
+        ("keys", offset_of!(GatunStateStats, keys)),
+        ("slices", offset_of!(GatunStateStats, slices)),
+        ("bytes", offset_of!(GatunStateStats, bytes)),
+    ];
+    let expected: Vec<_> = rust
+        .iter()
+        .enumerate()
+        .map(|(i, (n, off))| {
+            assert_eq!(*off, i * 8, "{n}");
+            ("int64_t".to_string(), n.to_string())
+        })
+        .collect();
+    assert_eq!(c_struct_fields("gatun.h", "GatunStateStats"), expected);
 }
 
 #[test]

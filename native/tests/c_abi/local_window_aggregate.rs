@@ -22,17 +22,17 @@ use crate::agg_util::*;
 use crate::calc_util::*;
 
 /// The window message (see `window_plan.rs`), written field by field.
-struct Window {
-    kind: u64,
-    time_column: u64,
-    size: i64,
-    step: i64,
-    offset: i64,
-    zone: Option<(&'static str, Vec<i64>, Vec<i64>, bool)>,
+pub(crate) struct Window {
+    pub kind: u64,
+    pub time_column: u64,
+    pub size: i64,
+    pub step: i64,
+    pub offset: i64,
+    pub zone: Option<(&'static str, Vec<i64>, Vec<i64>, bool)>,
 }
 
 impl Window {
-    fn tumble(size: i64) -> Self {
+    pub(crate) fn tumble(size: i64) -> Self {
         Window {
             kind: 1,
             time_column: 1,
@@ -43,7 +43,7 @@ impl Window {
         }
     }
 
-    fn encode(&self) -> Vec<u8> {
+    pub(crate) fn encode(&self) -> Vec<u8> {
         let mut b = Vec::new();
         let varint = |tag: u32, v: u64, b: &mut Vec<u8>| {
             encode_key(tag, WireType::Varint, b);
@@ -73,7 +73,7 @@ impl Window {
     }
 }
 
-fn with_enhancement(mut plan: Plan, type_url: &str, value: Vec<u8>) -> Plan {
+pub(crate) fn with_enhancement(mut plan: Plan, type_url: &str, value: Vec<u8>) -> Plan {
     let Some(PlanRelType::Root(root)) = &mut plan.relations[0].rel_type else {
         unreachable!()
     };

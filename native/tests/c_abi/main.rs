@@ -30,3 +30,4 @@ mod udf_cast;
 mod udf_string;
 mod udf_temporal;
 mod watermarks;
+mod window_aggregate;

@@ -7,6 +7,7 @@ mod groups_and_output;
 mod min_max;
 mod random;
 mod reference;
+mod scalar;
 mod sums_counts;
 mod timing;
 

@@ -71,6 +71,104 @@ impl SliceAssigner {
     pub fn slice_end(&self, timestamp: i64) -> i64 {
         window_start(timestamp, self.offset, self.step).wrapping_add(self.step)
     }
+
+    /// The window size (CUMULATE: the max size), ms.
+    pub fn size(&self) -> i64 {
+        self.size
+    }
+
+    /// The offset, ms.
+    pub fn offset(&self) -> i64 {
+        self.offset
+    }
+
+    /// Flink's `getWindowStart(windowEnd)`.
+    pub fn window_start(&self, window_end: i64) -> i64 {
+        match self.kind {
+            WindowKind::Tumble | WindowKind::Hop => window_end.wrapping_sub(self.size),
+            WindowKind::Cumulate => {
+                window_start(window_end.wrapping_sub(1), self.offset, self.size)
+            }
+        }
+    }
+
+    /// Flink's `getLastWindowEnd(sliceEnd)`: the end of the last window holding the slice.
+    pub fn last_window_end(&self, slice_end: i64) -> i64 {
+        match self.kind {
+            WindowKind::Tumble => slice_end,
+            WindowKind::Hop => slice_end.wrapping_sub(self.step).wrapping_add(self.size),
+            WindowKind::Cumulate => self.window_start(slice_end).wrapping_add(self.size),
+        }
+    }
+
+    /// The slices Flink's `mergeSlices(windowEnd)` merges for the window ending at
+    /// `window_end`, in Flink's order, and the slice whose state holds the merged result
+    /// (CUMULATE's first slice; `None`: a fresh accumulator, not kept). TUMBLE: the window's
+    /// own slice, kept.
+    pub fn merge_slices(&self, window_end: i64) -> (Option<i64>, Vec<i64>) {
+        match self.kind {
+            WindowKind::Tumble => (Some(window_end), Vec::new()),
+            WindowKind::Hop => {
+                let n = self.size / self.step;
+                let slices = (0..n)
+                    .map(|i| window_end.wrapping_sub(i.wrapping_mul(self.step)))
+                    .collect();
+                (None, slices)
+            }
+            WindowKind::Cumulate => {
+                let first = self.window_start(window_end).wrapping_add(self.step);
+                let slices = if window_end == first {
+                    Vec::new()
+                } else {
+                    vec![window_end]
+                };
+                (Some(first), slices)
+            }
+        }
+    }
+
+    /// Flink's `sliceStateMergeTarget`: the slice whose state a late (but not dropped) row of
+    /// slice `slice_end` goes into.
+    pub fn merge_target(&self, slice_end: i64) -> i64 {
+        match self.kind {
+            WindowKind::Cumulate => self.window_start(slice_end).wrapping_add(self.step),
+            WindowKind::Tumble | WindowKind::Hop => slice_end,
+        }
+    }
+
+    /// Flink's `expiredSlices(windowEnd)`: the slices to free once the window fired.
+    pub fn expired_slices(&self, window_end: i64) -> Vec<i64> {
+        match self.kind {
+            WindowKind::Tumble => vec![window_end],
+            WindowKind::Hop => vec![self.window_start(window_end).wrapping_add(self.step)],
+            WindowKind::Cumulate => {
+                let start = self.window_start(window_end);
+                let first = start.wrapping_add(self.step);
+                let last = start.wrapping_add(self.size);
+                if window_end == first {
+                    Vec::new()
+                } else if window_end == last {
+                    vec![window_end, first]
+                } else {
+                    vec![window_end]
+                }
+            }
+        }
+    }
+
+    /// Flink's `nextTriggerWindow` after the window ending at `window_end` fired (`empty`:
+    /// its merged accumulator counts no row); TUMBLE has none.
+    pub fn next_trigger_window(&self, window_end: i64, empty: bool) -> Option<i64> {
+        match self.kind {
+            WindowKind::Tumble => None,
+            WindowKind::Hop => (!empty).then(|| window_end.wrapping_add(self.step)),
+            WindowKind::Cumulate => {
+                let next = window_end.wrapping_add(self.step);
+                let max = self.window_start(window_end).wrapping_add(self.size);
+                (next <= max).then_some(next)
+            }
+        }
+    }
 }
 
 /// Flink's `TimeWindow.getWindowStartWithOffset` in Java `long` arithmetic: the start of

@@ -59,12 +59,8 @@ impl FlushTrigger {
         Ok(fired)
     }
 
-    /// Flink's `isWindowFired`.
     fn fired(&self, slice_end: i64, progress: i64) -> Result<bool> {
-        if slice_end == i64::MAX {
-            return Ok(false);
-        }
-        Ok(progress >= self.zone.to_epoch_for_timer(slice_end.wrapping_sub(1))?)
+        window_fired(&self.zone, slice_end, progress)
     }
 
     /// Flink's `getNextTriggerWatermark`.
@@ -88,4 +84,13 @@ impl FlushTrigger {
             trigger.wrapping_add(interval)
         })
     }
+}
+
+/// Flink's `TimeWindowUtil.isWindowFired`: whether the window (or slice) ending at `end` has
+/// fired once the watermark reached `progress` (`i64::MAX` marks no window: never).
+pub fn window_fired(zone: &ShiftZone, end: i64, progress: i64) -> Result<bool> {
+    if end == i64::MAX {
+        return Ok(false);
+    }
+    Ok(progress >= zone.to_epoch_for_timer(end.wrapping_sub(1))?)
 }

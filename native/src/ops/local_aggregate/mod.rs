@@ -28,6 +28,8 @@ use super::output::{Output, OutputFormat};
 use super::rowkind::InputSchema;
 use super::watermark::Progress;
 use super::NativeOperator;
+use datafusion_substrait::substrait::proto::AggregationPhase;
+
 use crate::aggregate::{AggCall, AggFunction, AggregateSpec, GroupKey, LocalAggregate};
 use crate::expr::{compile_expressions, Compiled};
 use crate::ops::calc::FILTER_NAME;
@@ -73,6 +75,13 @@ impl LocalAggregateOperator {
             )));
         }
         let plan = plan::decode(bytes)?;
+        for (i, m) in plan.measures.iter().enumerate() {
+            m.require_phase(
+                i,
+                AggregationPhase::InitialToIntermediate,
+                "a local aggregate",
+            )?;
+        }
         if plan.bundle_rows.is_some() && plan.group_limit.is_some() {
             return Err(GatunError::plan(
                 "the plan has both a bundle size (streaming) and a group limit (batch); a local \

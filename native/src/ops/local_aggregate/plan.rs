@@ -58,8 +58,37 @@ pub struct MeasureRef {
     pub function: AggFunction,
     /// Substrait's `sum0` (Calcite's `$SUM0`): a SUM that is 0, never NULL, over no values.
     pub zero_when_empty: bool,
+    /// The first argument (none: COUNT(*) in the initial phases).
     pub argument: Option<usize>,
+    /// Every argument, in order (a global AVG has two: its sum and count accumulators).
+    pub arguments: Vec<usize>,
     pub filter: Option<usize>,
+    /// The Substrait `AggregationPhase` value.
+    pub phase: i32,
+    /// The function's name as the plan declares it, for messages.
+    pub declared: String,
+}
+
+impl MeasureRef {
+    /// Fails naming measure `i` unless it runs in `phase` (`who` says which kind requires it).
+    pub fn require_phase(&self, i: usize, phase: AggregationPhase, who: &str) -> GatunResult {
+        if self.phase == phase as i32 {
+            return Ok(());
+        }
+        Err(GatunError::plan(format!(
+            "measure {i} ({}): phase {} is not admitted; {who} runs {}",
+            self.declared,
+            phase_name(self.phase),
+            phase.as_str_name()
+        )))
+    }
+}
+
+/// The name of a Substrait `AggregationPhase` value.
+pub fn phase_name(phase: i32) -> String {
+    AggregationPhase::try_from(phase)
+        .map(|p| p.as_str_name().to_string())
+        .unwrap_or_else(|_| phase.to_string())
 }
 
 /// A decoded local-aggregate plan.
@@ -435,14 +464,6 @@ fn measure(
         })?;
     let name = full_name.split(':').next().unwrap_or_default();
     let what = |detail: String| GatunError::plan(format!("measure {i} ({full_name}): {detail}"));
-    if f.phase != AggregationPhase::InitialToIntermediate as i32 {
-        return Err(what(format!(
-            "phase {} is not admitted; a local aggregate runs AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE",
-            AggregationPhase::try_from(f.phase)
-                .map(|p| p.as_str_name().to_string())
-                .unwrap_or_else(|_| f.phase.to_string())
-        )));
-    }
     match AggregationInvocation::try_from(f.invocation) {
         Ok(AggregationInvocation::Unspecified | AggregationInvocation::All) => {}
         Ok(AggregationInvocation::Distinct) => {
@@ -469,6 +490,8 @@ fn measure(
         ("count", 1) => AggFunction::Count,
         ("sum" | "sum0", 1) => AggFunction::Sum,
         ("avg", 1) => AggFunction::Avg,
+        // the global phase merges AVG's two accumulators
+        ("avg", 2) if f.phase == AggregationPhase::IntermediateToResult as i32 => AggFunction::Avg,
         ("min", 1) => AggFunction::Min,
         ("max", 1) => AggFunction::Max,
         (n @ ("count" | "sum" | "sum0" | "avg" | "min" | "max"), k) => {
@@ -493,6 +516,9 @@ fn measure(
         function,
         zero_when_empty: name == "sum0",
         argument: arguments.first().copied(),
+        arguments,
         filter,
+        phase: f.phase,
+        declared: full_name.clone(),
     })
 }

@@ -13,6 +13,11 @@
 //!   repeated int64 transitions = 7;   // the zone's offset transitions, instants in ms
 //!   repeated int64 offsets = 8;       // seconds, one more than transitions
 //!   bool daylight = 9;                // java.util.TimeZone.useDaylightTime()
+//!   repeated uint32 properties = 10;  // window aggregate: the window properties emitted after
+//!                                     // the measures: 1 window_start, 2 window_end, 3 window_time
+//!   int32 count_star = 11;            // window aggregate: index + 1 of the COUNT(*) measure that
+//!                                     // tells empty windows (Flink's indexOfCountStar), 0: none
+//!   bool count_star_inserted = 12;    // window aggregate: Flink inserted that measure (not emitted)
 //! }
 //! ```
 //!
@@ -33,6 +38,30 @@ pub struct WindowPlan {
     pub time_column: usize,
     pub assigner: SliceAssigner,
     pub zone: ShiftZone,
+    /// The window properties a window aggregate emits, in order.
+    pub properties: Vec<WindowProperty>,
+    /// The COUNT(*) measure that tells empty windows, if any.
+    pub count_star: Option<usize>,
+    /// That measure was inserted by Flink and is not emitted.
+    pub count_star_inserted: bool,
+}
+
+/// A window property a window aggregate emits after its measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowProperty {
+    Start,
+    End,
+    Time,
+}
+
+impl WindowProperty {
+    pub fn name(self) -> &'static str {
+        match self {
+            WindowProperty::Start => "window_start",
+            WindowProperty::End => "window_end",
+            WindowProperty::Time => "window_time",
+        }
+    }
 }
 
 fn bad(what: impl std::fmt::Display) -> GatunError {
@@ -45,6 +74,7 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
     let mut zone = String::new();
     let (mut transitions, mut offsets) = (Vec::new(), Vec::new());
     let mut daylight = false;
+    let (mut properties, mut count_star, mut count_star_inserted) = (Vec::new(), 0i64, false);
     let varint = |buf: &mut &[u8], what: &str| {
         decode_varint(buf).map_err(|e| bad(format!("the window's {what}: {e}")))
     };
@@ -82,6 +112,17 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
                 }
             }
             (9, WireType::Varint) => daylight = varint(&mut buf, "daylight flag")? != 0,
+            (10, WireType::Varint) => properties.push(varint(&mut buf, "properties")?),
+            (10, WireType::LengthDelimited) => {
+                let mut packed = length_delimited(&mut buf, "properties")?;
+                while !packed.is_empty() {
+                    properties.push(varint(&mut packed, "properties")?);
+                }
+            }
+            (11, WireType::Varint) => count_star = varint(&mut buf, "COUNT(*) index")? as i32 as i64,
+            (12, WireType::Varint) => {
+                count_star_inserted = varint(&mut buf, "COUNT(*) flag")? != 0
+            }
             (t, w) => return Err(bad(format!("unknown field {t} (wire type {w:?})"))),
         }
     }
@@ -106,10 +147,27 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
         ShiftZone::new(zone, transitions, offsets, daylight)
             .map_err(|e| GatunError::plan(e.strip_backtrace()))?
     };
+    let properties = properties
+        .into_iter()
+        .map(|p| match p {
+            1 => Ok(WindowProperty::Start),
+            2 => Ok(WindowProperty::End),
+            3 => Ok(WindowProperty::Time),
+            p => Err(bad(format!(
+                "window property {p}; expected 1 (window_start), 2 (window_end) or 3 (window_time)"
+            ))),
+        })
+        .collect::<GatunResult<Vec<_>>>()?;
+    if count_star < 0 {
+        return Err(bad(format!("the COUNT(*) index + 1 is {count_star}")));
+    }
     Ok(WindowPlan {
         time_column,
         assigner,
         zone,
+        properties,
+        count_star: (count_star > 0).then(|| count_star as usize - 1),
+        count_star_inserted,
     })
 }
 

@@ -3,6 +3,7 @@ package dev.gatun.ffm;
 import dev.gatun.ffm.internal.ArrowArray;
 import dev.gatun.ffm.internal.ArrowSchema;
 import dev.gatun.ffm.internal.GatunNativeStats;
+import dev.gatun.ffm.internal.GatunStateStats;
 import dev.gatun.ffm.internal.GatunWatermarkProgress;
 import dev.gatun.ffm.internal.gatun_h;
 import java.lang.foreign.MemoryLayout;
@@ -106,6 +107,8 @@ public final class GatunNative {
     public static final int OPERATOR_CALC = 1;
     /** {@code GATUN_OPERATOR_LOCAL_AGGREGATE}: Flink's local (pre-shuffle) group aggregate with its Calc. */
     public static final int OPERATOR_LOCAL_AGGREGATE = 2;
+    /** {@code GATUN_OPERATOR_WINDOW_AGGREGATE}: Flink's window aggregate with its state in native memory. */
+    public static final int OPERATOR_WINDOW_AGGREGATE = 3;
     /** {@code GATUN_OUTPUT_ARROW}: result batches with one Arrow column per output column. */
     public static final int OUTPUT_ARROW = 0;
     /** {@code GATUN_OUTPUT_FLINK_ROWS}: result batches with one Binary column of Flink BinaryRowData rows. */
@@ -196,6 +199,57 @@ public final class GatunNative {
             call.check(gatun_h.gatun_operator_held_bytes(op, out, call.errBuf(), call.errCap()),
                     "gatun_operator_held_bytes");
             return out.get(ValueLayout.JAVA_LONG, 0);
+        }
+    }
+
+    /**
+     * {@code gatun_operator_snapshot}: the caller-allocated {@code output} (release NULL) receives the
+     * state of a window-aggregate operator per key group of {@code maxParallelism} (a struct array of
+     * "key_group" Int32 and "state" Binary, one row per key group holding state); the caller
+     * releases it.
+     */
+    public static void operatorSnapshot(MemorySegment op, int maxParallelism, MemorySegment output) {
+        requireHandle(op, "op");
+        requireStruct(output, ArrowArray.layout(), "output");
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_operator_snapshot(op, maxParallelism, output, call.errBuf(), call.errCap()),
+                    "gatun_operator_snapshot");
+        }
+    }
+
+    /**
+     * {@code gatun_operator_restore}: adds one section written by {@link #operatorSnapshot} (borrowed
+     * for the call) to a window-aggregate operator's state.
+     */
+    public static void operatorRestore(MemorySegment op, MemorySegment section) {
+        requireHandle(op, "op");
+        Objects.requireNonNull(section, "section");
+        if (!section.isNative()) {
+            throw new IllegalArgumentException("section must be a native segment, got " + section);
+        }
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_operator_restore(op, section, section.byteSize(), call.errBuf(), call.errCap()),
+                    "gatun_operator_restore");
+        }
+    }
+
+    /** {@code gatun_operator_limit_state}: bounds a window-aggregate operator's native state bytes. */
+    public static void operatorLimitState(MemorySegment op, long maxBytes) {
+        requireHandle(op, "op");
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_operator_limit_state(op, maxBytes, call.errBuf(), call.errCap()),
+                    "gatun_operator_limit_state");
+        }
+    }
+
+    /** {@code gatun_operator_state_stats}: {keys, slices, bytes} of the operator's native state. */
+    public static long[] operatorStateStats(MemorySegment op) {
+        requireHandle(op, "op");
+        try (CallScratch call = new CallScratch()) {
+            MemorySegment out = GatunStateStats.allocate(call.arena());
+            call.check(gatun_h.gatun_operator_state_stats(op, out, call.errBuf(), call.errCap()),
+                    "gatun_operator_state_stats");
+            return new long[] {GatunStateStats.keys(out), GatunStateStats.slices(out), GatunStateStats.bytes(out)};
         }
     }
 

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class LayoutConformanceTest {
     private static final Pattern CONSTANT_NAME = Pattern.compile("(GATUN|ARROW_FLAG)_[A-Z0-9_]+");
     private static final Set<String> REQUIRED_STRUCTS =
-            Set.of("ArrowSchema", "ArrowArray", "ArrowArrayStream", "GatunNativeStats", "GatunWatermarkProgress");
+            Set.of("ArrowSchema", "ArrowArray", "ArrowArrayStream", "GatunNativeStats", "GatunWatermarkProgress",
+                    "GatunStateStats");
 
     /** Java's value for each probe key, e.g. {@code offsetof ArrowArray.release -> 64}. */
     private final Map<String, Long> expected = new LinkedHashMap<>();
@@ -141,6 +142,7 @@ class LayoutConformanceTest {
     void gatunNativeRepeatsTheHeadersConstants() {
         assertEquals(gatun_h.GATUN_OPERATOR_CALC(), GatunNative.OPERATOR_CALC);
         assertEquals(gatun_h.GATUN_OPERATOR_LOCAL_AGGREGATE(), GatunNative.OPERATOR_LOCAL_AGGREGATE);
+        assertEquals(gatun_h.GATUN_OPERATOR_WINDOW_AGGREGATE(), GatunNative.OPERATOR_WINDOW_AGGREGATE);
         assertEquals(gatun_h.GATUN_OUTPUT_ARROW(), GatunNative.OUTPUT_ARROW);
         assertEquals(gatun_h.GATUN_OUTPUT_FLINK_ROWS(), GatunNative.OUTPUT_FLINK_ROWS);
     }

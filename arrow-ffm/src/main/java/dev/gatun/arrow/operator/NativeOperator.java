@@ -7,12 +7,16 @@ import dev.gatun.arrow.cdata.CDataImporter;
 import dev.gatun.arrow.memory.NativeAllocator;
 import dev.gatun.arrow.memory.Tracking;
 import dev.gatun.arrow.types.Field;
+import dev.gatun.arrow.types.ArrowType;
 import dev.gatun.arrow.types.Schema;
+import dev.gatun.arrow.vector.Int32Vector;
+import dev.gatun.arrow.vector.VarBinaryVector;
 import dev.gatun.ffm.GatunNative;
 import dev.gatun.ffm.ReleaseUpcall;
 import dev.gatun.ffm.internal.ArrowSchema;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Objects;
@@ -51,7 +55,14 @@ public final class NativeOperator implements AutoCloseable {
          * folds each batch into its groups and returns nothing (unless a bundle ended), {@link #flush}
          * emits one row per group, {@link #advance} what must leave before a watermark.
          */
-        LOCAL_AGGREGATE(GatunNative.OPERATOR_LOCAL_AGGREGATE);
+        LOCAL_AGGREGATE(GatunNative.OPERATOR_LOCAL_AGGREGATE),
+        /**
+         * Flink's window aggregate (TUMBLE, HOP, CUMULATE on event time) with its state in native
+         * memory: {@link #process} folds each batch into the state and returns nothing, {@link #advance}
+         * fires the windows a watermark passes, {@link #snapshot} / {@link #restore} write and read the
+         * state per key group.
+         */
+        WINDOW_AGGREGATE(GatunNative.OPERATOR_WINDOW_AGGREGATE);
 
         private final int abiValue;
 
@@ -229,6 +240,79 @@ public final class NativeOperator implements AutoCloseable {
      */
     public long heldBytes() {
         return GatunNative.operatorHeldBytes(requireOpen());
+    }
+
+    /** Receives the sections of {@link #snapshot}, one call per key group holding state. */
+    @FunctionalInterface
+    public interface KeyGroupSink {
+        /** {@code section} is valid during this call only. */
+        void write(int keyGroup, MemorySegment section) throws IOException;
+    }
+
+    /** The native state of an operator: distinct keys, (key, slice) entries and bytes. */
+    public record StateStats(long keys, long slices, long bytes) {}
+
+    /** The schema of {@code gatun_operator_snapshot}'s result. */
+    private static final Schema SNAPSHOT_SCHEMA = Schema.of(
+            Field.notNull("key_group", ArrowType.INT32), Field.notNull("state", ArrowType.BINARY));
+
+    /**
+     * {@link Kind#WINDOW_AGGREGATE}: writes the state into {@code sink}, one call per key group of
+     * {@code maxParallelism} (Flink's key-group assignment) holding state, ascending; the state is
+     * unchanged. Everything native is released before this returns, also when the sink throws.
+     *
+     * @throws dev.gatun.ffm.NativeInvalidArgumentException for another kind or a bad {@code maxParallelism}
+     */
+    public void snapshot(int maxParallelism, KeyGroupSink sink) throws IOException {
+        Objects.requireNonNull(sink, "sink");
+        MemorySegment live = requireOpen();
+        try (RecordBatch sections = ArrowCall.receive(allocator,
+                (scratch, out) -> GatunNative.operatorSnapshot(live, maxParallelism, out), () -> SNAPSHOT_SCHEMA)) {
+            if (sections == null) {
+                throw new IllegalStateException("gatun_operator_snapshot wrote no output");
+            }
+            Int32Vector groups = sections.column(0, Int32Vector.class);
+            VarBinaryVector states = sections.column(1, VarBinaryVector.class);
+            for (int i = 0; i < sections.rowCount(); i++) {
+                sink.write(groups.getInt(i), states.getSlice(i));
+            }
+        }
+    }
+
+    /**
+     * {@link Kind#WINDOW_AGGREGATE}: adds one section written by {@link #snapshot} (of this operator's
+     * state layout, possibly another subtask's); {@code section} is read during the call only (a heap
+     * segment is copied first). On failure the operator must be closed.
+     *
+     * @throws dev.gatun.ffm.NativeInvalidArgumentException naming what differs when the section does
+     *     not fit (another format, version or state layout, truncated or corrupt bytes)
+     */
+    public void restore(MemorySegment section) {
+        Objects.requireNonNull(section, "section");
+        MemorySegment live = requireOpen();
+        if (section.isNative()) {
+            GatunNative.operatorRestore(live, section);
+            return;
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment copy = call.allocate(Math.max(1, section.byteSize()));
+            MemorySegment.copy(section, 0, copy, 0, section.byteSize());
+            GatunNative.operatorRestore(live, copy.asSlice(0, section.byteSize()));
+        }
+    }
+
+    /**
+     * {@link Kind#WINDOW_AGGREGATE}: bounds the native state ({@code Long.MAX_VALUE}: none, the
+     * default); a later {@link #process} that grows it beyond fails naming the bound and the key.
+     */
+    public void limitState(long maxBytes) {
+        GatunNative.operatorLimitState(requireOpen(), maxBytes);
+    }
+
+    /** The operator's native state (zeros for kinds without state). */
+    public StateStats stateStats() {
+        long[] s = GatunNative.operatorStateStats(requireOpen());
+        return new StateStats(s[0], s[1], s[2]);
     }
 
     private MemorySegment requireOpen() {

@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)7L;
+    private static final int GATUN_ABI_VERSION = (int)8L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 7
+     * #define GATUN_ABI_VERSION 8
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -148,6 +148,15 @@ public class gatun_h {
      */
     public static int GATUN_OPERATOR_LOCAL_AGGREGATE() {
         return GATUN_OPERATOR_LOCAL_AGGREGATE;
+    }
+    private static final int GATUN_OPERATOR_WINDOW_AGGREGATE = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * #define GATUN_OPERATOR_WINDOW_AGGREGATE 3
+     * }
+     */
+    public static int GATUN_OPERATOR_WINDOW_AGGREGATE() {
+        return GATUN_OPERATOR_WINDOW_AGGREGATE;
     }
     private static final int GATUN_OUTPUT_ARROW = (int)0L;
     /**
@@ -840,6 +849,252 @@ public class gatun_h {
                 traceDowncall("gatun_operator_held_bytes", op, out_bytes, err_buf, err_cap);
             }
             return (int)mh$.invokeExact(op, out_bytes, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_snapshot {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_snapshot");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_snapshot(GatunOperator *op, int32_t max_parallelism, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_snapshot$descriptor() {
+        return gatun_operator_snapshot.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_snapshot(GatunOperator *op, int32_t max_parallelism, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_snapshot$handle() {
+        return gatun_operator_snapshot.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_snapshot(GatunOperator *op, int32_t max_parallelism, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_snapshot$address() {
+        return gatun_operator_snapshot.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_snapshot(GatunOperator *op, int32_t max_parallelism, struct ArrowArray *output, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_snapshot(MemorySegment op, int max_parallelism, MemorySegment output, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_snapshot.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_snapshot", op, max_parallelism, output, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, max_parallelism, output, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_restore {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_restore");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore(GatunOperator *op, const uint8_t *section, size_t section_len, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_restore$descriptor() {
+        return gatun_operator_restore.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore(GatunOperator *op, const uint8_t *section, size_t section_len, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_restore$handle() {
+        return gatun_operator_restore.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore(GatunOperator *op, const uint8_t *section, size_t section_len, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_restore$address() {
+        return gatun_operator_restore.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore(GatunOperator *op, const uint8_t *section, size_t section_len, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_restore(MemorySegment op, MemorySegment section, long section_len, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_restore.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_restore", op, section, section_len, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, section, section_len, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_limit_state {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_limit_state");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_limit_state(GatunOperator *op, int64_t max_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_limit_state$descriptor() {
+        return gatun_operator_limit_state.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_limit_state(GatunOperator *op, int64_t max_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_limit_state$handle() {
+        return gatun_operator_limit_state.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_limit_state(GatunOperator *op, int64_t max_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_limit_state$address() {
+        return gatun_operator_limit_state.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_limit_state(GatunOperator *op, int64_t max_bytes, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_limit_state(MemorySegment op, long max_bytes, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_limit_state.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_limit_state", op, max_bytes, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, max_bytes, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_state_stats {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_state_stats");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_state_stats(GatunOperator *op, GatunStateStats *out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_state_stats$descriptor() {
+        return gatun_operator_state_stats.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_state_stats(GatunOperator *op, GatunStateStats *out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_state_stats$handle() {
+        return gatun_operator_state_stats.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_state_stats(GatunOperator *op, GatunStateStats *out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_state_stats$address() {
+        return gatun_operator_state_stats.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_state_stats(GatunOperator *op, GatunStateStats *out, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_state_stats(MemorySegment op, MemorySegment out, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_state_stats.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_state_stats", op, out, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, out, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

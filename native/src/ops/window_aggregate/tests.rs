@@ -1,0 +1,82 @@
+//! Unit tests of the window aggregate's key groups: the expected values were computed by Flink
+//! 2.2.1's own classes (a `BinaryRowData` written by `BinaryRowWriter`, its `hashCode()`, and
+//! `KeyGroupRangeAssignment.assignToKeyGroup` for max parallelism 128, 32768 and 7).
+
+use std::sync::Arc;
+
+use arrow::array::{ArrayRef, Int32Array, Int64Array, StringArray};
+
+use super::key_group::{binary_row_hash, key_group, murmur_hash};
+use crate::flink_row::{encode, ColumnKind};
+
+/// (hashCode, key group of 128, of 32768, of 7) of the one-row key `columns`.
+fn flink_values(columns: Vec<ArrayRef>) -> (i32, i32, i32, i32) {
+    let kinds: Vec<ColumnKind> = columns
+        .iter()
+        .map(|c| ColumnKind::of(c.data_type()).unwrap())
+        .collect();
+    let rows = encode(&columns, &kinds, None, 1).unwrap();
+    let row = rows.value(0);
+    (
+        binary_row_hash(row),
+        key_group(row, 128),
+        key_group(row, 32768),
+        key_group(row, 7),
+    )
+}
+
+fn int(v: Option<i32>) -> ArrayRef {
+    Arc::new(Int32Array::from(vec![v]))
+}
+
+fn string(v: Option<&str>) -> ArrayRef {
+    Arc::new(StringArray::from(vec![v]))
+}
+
+fn bigint(v: i64) -> ArrayRef {
+    Arc::new(Int64Array::from(vec![v]))
+}
+
+#[test]
+fn key_groups_equal_flinks() {
+    let cases: Vec<(&str, Vec<ArrayRef>, (i32, i32, i32, i32))> = vec![
+        ("empty", vec![], (-1_670_924_195, 11, 24843, 4)),
+        ("int 0", vec![int(Some(0))], (-300_363_099, 102, 23270, 5)),
+        ("int 1", vec![int(Some(1))], (1_465_514_398, 94, 11102, 6)),
+        ("int -1", vec![int(Some(-1))], (1_133_687_267, 106, 18666, 1)),
+        ("int 42", vec![int(Some(42))], (907_821_237, 69, 24261, 1)),
+        ("int 123456789", vec![int(Some(123_456_789))], (-1_751_827_701, 126, 9598, 0)),
+        ("int MIN", vec![int(Some(i32::MIN))], (916_225_219, 62, 21054, 1)),
+        ("int NULL", vec![int(None)], (-1_748_325_344, 99, 3555, 3)),
+        ("string ''", vec![string(Some(""))], (302_122_119, 102, 19814, 0)),
+        ("string a", vec![string(Some("a"))], (943_281_246, 4, 24068, 0)),
+        ("string key-7", vec![string(Some("key-7"))], (-827_862_858, 69, 709, 4)),
+        (
+            "long string",
+            vec![string(Some("a longer string than seven bytes"))],
+            (-1_334_662_392, 4, 5892, 1),
+        ),
+        (
+            "bigint 7, string x",
+            vec![bigint(7), string(Some("x"))],
+            (-1_252_423_430, 104, 19816, 3),
+        ),
+        (
+            "bigint 1000, NULL string",
+            vec![bigint(1000), string(None)],
+            (-410_534_780, 84, 18388, 4),
+        ),
+    ];
+    for (name, columns, expected) in cases {
+        // the empty key (no group keys) is a row of arity 0: its 8-byte header
+        let got = flink_values(columns);
+        assert_eq!(got, expected, "{name}");
+    }
+}
+
+#[test]
+fn murmur_hash_is_never_negative() {
+    for code in [0, 1, -1, i32::MAX, i32::MIN, 42, 123_456_789] {
+        assert!(murmur_hash(code) >= 0, "{code}");
+    }
+}

@@ -1,0 +1,619 @@
+//! The window-aggregate kind end to end through the C ABI: the global phase (merging the local
+//! phase's accumulators) and the one-phase aggregate, TUMBLE, HOP and CUMULATE firing, late
+//! rows, snapshot / restore per key group (also into other operators, as after rescaling),
+//! the state bound, the state statistics, and bad arguments.
+
+use std::ffi::c_char;
+use std::ptr;
+use std::sync::Arc;
+
+use arrow::array::{
+    Array, ArrayRef, AsArray, BinaryArray, Float64Array, Int32Array, Int64Array, RecordBatch,
+    StringArray, StructArray, TimestampMillisecondArray,
+};
+use arrow::datatypes::{
+    DataType, Field, Float64Type, Int32Type, Int64Type, Schema, TimeUnit,
+    TimestampMillisecondType,
+};
+use arrow::ffi::{from_ffi, FFI_ArrowArray};
+use datafusion_substrait::substrait::proto::function_argument::ArgType;
+use datafusion_substrait::substrait::proto::plan_rel::RelType as PlanRelType;
+use datafusion_substrait::substrait::proto::rel::RelType;
+use datafusion_substrait::substrait::proto::{AggregationPhase, FunctionArgument, Plan};
+use gatun_native::ffi::abi::{
+    GatunStateStats, GATUN_ERR_EXECUTION, GATUN_ERR_INVALID_ARGUMENT, GATUN_ERR_PLAN, GATUN_OK,
+    GATUN_OPERATOR_WINDOW_AGGREGATE, GATUN_OUTPUT_ARROW,
+};
+use gatun_native::ops::local_aggregate::window_plan::WINDOW_TYPE_URL;
+use gatun_native::{
+    gatun_operator_limit_state, gatun_operator_restore, gatun_operator_snapshot,
+    gatun_operator_state_stats,
+};
+use prost::encoding::{encode_key, encode_varint, WireType};
+use prost::Message;
+
+use crate::agg_util::*;
+use crate::calc_util::*;
+use crate::common::message;
+use crate::local_window_aggregate::{with_enhancement, Window};
+
+fn ts() -> DataType {
+    DataType::Timestamp(TimeUnit::Millisecond, None)
+}
+
+/// The window message with the window aggregate's fields: properties (1 start, 2 end,
+/// 3 time), the COUNT(*) measure (index + 1) and whether Flink inserted it.
+fn window_bytes(window: &Window, properties: &[u64], count_star: i64, inserted: bool) -> Vec<u8> {
+    let mut b = window.encode();
+    for p in properties {
+        encode_key(10, WireType::Varint, &mut b);
+        encode_varint(*p, &mut b);
+    }
+    encode_key(11, WireType::Varint, &mut b);
+    encode_varint(count_star as u64, &mut b);
+    encode_key(12, WireType::Varint, &mut b);
+    encode_varint(inserted as u64, &mut b);
+    b
+}
+
+fn hop(size: i64, slide: i64) -> Window {
+    Window {
+        kind: 2,
+        step: slide,
+        ..Window::tumble(size)
+    }
+}
+
+fn cumulate(size: i64, step: i64) -> Window {
+    Window {
+        kind: 3,
+        step,
+        ..Window::tumble(size)
+    }
+}
+
+/// The local phase's output: `k`, COUNT(*)'s `count1`, SUM(BIGINT)'s `sum`, MAX(DOUBLE)'s
+/// `max`, AVG(INT)'s `sum` and `count`, then `$slice_end`.
+fn global_input(rows: &[(&str, i64, Option<i64>, Option<f64>, i64, i64, i64)]) -> RecordBatch {
+    batch(vec![
+        ("k", Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.0))) as ArrayRef),
+        ("c", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1)))),
+        ("s", Arc::new(Int64Array::from(rows.iter().map(|r| r.2).collect::<Vec<_>>()))),
+        ("mx", Arc::new(Float64Array::from(rows.iter().map(|r| r.3).collect::<Vec<_>>()))),
+        ("as", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.4)))),
+        ("ac", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.5)))),
+        ("$slice_end", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.6)))),
+    ])
+}
+
+/// The plan of `SELECT k, COUNT(*), SUM(s), MAX(mx), AVG(a), window_start, window_end,
+/// window_time` as the global phase, over [`global_input`]'s schema.
+fn global_plan(schema: &Schema, window: &Window, inserted_count: bool) -> (Vec<u8>, Schema) {
+    let projections: Vec<(&str, _)> = schema
+        .fields()
+        .iter()
+        .map(|f| (f.name().as_str(), col(f.name())))
+        .collect();
+    let phase = AggregationPhase::IntermediateToResult;
+    let mut measures = vec![
+        M { phase, ..m("count", 1) },
+        M { phase, ..m("sum", 2) },
+        M { phase, ..m("max", 3) },
+        M { phase, ..m("avg", 4) },
+    ];
+    if inserted_count {
+        // Flink appends the COUNT(*) it checks for empty windows (HOP, CUMULATE)
+        measures.rotate_left(1);
+    }
+    let mut proto = agg_plan_proto(schema, &projections, None, &[0], &measures, &[]);
+    let avg = measures.iter().position(|x| x.function == "avg").unwrap();
+    add_argument(&mut proto, avg, 5);
+    let count = if inserted_count { 4 } else { 1 };
+    let window = Window {
+        time_column: 6,
+        ..clone_window(window)
+    };
+    let bytes = with_enhancement(proto, WINDOW_TYPE_URL, window_bytes(&window, &[1, 2, 3], count, inserted_count))
+        .encode_to_vec();
+    let mut fields = vec![Field::new("k", DataType::Utf8, true)];
+    let visible = [
+        ("cnt", DataType::Int64),
+        ("s", DataType::Int64),
+        ("mx", DataType::Float64),
+        ("a", DataType::Int32),
+    ];
+    let order: Vec<usize> = if inserted_count { vec![1, 2, 3] } else { vec![0, 1, 2, 3] };
+    for i in order {
+        fields.push(Field::new(visible[i].0, visible[i].1.clone(), true));
+    }
+    fields.push(Field::new("window_start", ts(), false));
+    fields.push(Field::new("window_end", ts(), false));
+    fields.push(Field::new("window_time", ts(), false));
+    (bytes, Schema::new(fields))
+}
+
+fn clone_window(w: &Window) -> Window {
+    Window {
+        kind: w.kind,
+        time_column: w.time_column,
+        size: w.size,
+        step: w.step,
+        offset: w.offset,
+        zone: w.zone.clone(),
+    }
+}
+
+/// Adds a field reference to `column` to measure `measure`'s arguments.
+fn add_argument(plan: &mut Plan, measure: usize, column: i32) {
+    let Some(PlanRelType::Root(root)) = &mut plan.relations[0].rel_type else {
+        unreachable!()
+    };
+    let Some(RelType::Aggregate(aggregate)) = &mut root.input.as_mut().unwrap().rel_type else {
+        unreachable!()
+    };
+    let f = aggregate.measures[measure].measure.as_mut().unwrap();
+    f.arguments.push(FunctionArgument {
+        arg_type: Some(ArgType::Value(field_ref(column))),
+    });
+}
+
+fn create_window(plan: &[u8], input: &Schema, expected: &Schema) -> Result<Handle, (i32, String)> {
+    create_kind(GATUN_OPERATOR_WINDOW_AGGREGATE, plan, input, expected, GATUN_OUTPUT_ARROW)
+}
+
+fn global_handle(window: &Window, inserted_count: bool) -> Handle {
+    let schema = global_input(&[]).schema();
+    let (plan, expected) = global_plan(&schema, window, inserted_count);
+    create_window(&plan, &schema, &expected).unwrap()
+}
+
+/// A fired row: key, the visible measures as text, window start and end, window time.
+type Row = (String, String, i64, i64, i64);
+
+fn fired(batch: Option<RecordBatch>) -> Vec<Row> {
+    let Some(b) = batch else { return Vec::new() };
+    let n = b.num_columns();
+    let k = b.column(0).as_string::<i32>();
+    let t = |c: usize| b.column(c).as_primitive::<TimestampMillisecondType>();
+    (0..b.num_rows())
+        .map(|i| {
+            let measures: Vec<String> = (1..n - 3)
+                .map(|c| {
+                    let a = b.column(c);
+                    if a.is_null(i) {
+                        return "NULL".to_string();
+                    }
+                    match a.data_type() {
+                        DataType::Int64 => a.as_primitive::<Int64Type>().value(i).to_string(),
+                        DataType::Int32 => a.as_primitive::<Int32Type>().value(i).to_string(),
+                        DataType::Float64 => a.as_primitive::<Float64Type>().value(i).to_string(),
+                        other => panic!("{other}"),
+                    }
+                })
+                .collect();
+            (
+                k.value(i).to_string(),
+                measures.join(" "),
+                t(n - 3).value(i),
+                t(n - 2).value(i),
+                t(n - 1).value(i),
+            )
+        })
+        .collect()
+}
+
+fn row(k: &str, measures: &str, start: i64, end: i64) -> Row {
+    (k.to_string(), measures.to_string(), start, end, end - 1)
+}
+
+fn stats_of(h: &Handle) -> GatunStateStats {
+    let mut out = GatunStateStats::default();
+    let mut err = [0 as c_char; 1024];
+    // SAFETY: valid pointers; the handle is live.
+    let status = unsafe { gatun_operator_state_stats(h.raw(), &mut out, err.as_mut_ptr(), err.len()) };
+    assert_eq!(status, GATUN_OK, "{}", message(&err));
+    out
+}
+
+/// `gatun_operator_snapshot`: (key group, section) pairs.
+fn snapshot(h: &Handle, max_parallelism: i32) -> Result<Vec<(i32, Vec<u8>)>, (i32, String)> {
+    let mut out = FFI_ArrowArray::empty();
+    let mut err = [0 as c_char; 2048];
+    // SAFETY: valid pointers; the handle is live.
+    let status = unsafe {
+        gatun_operator_snapshot(h.raw(), max_parallelism, &mut out, err.as_mut_ptr(), err.len())
+    };
+    if status != GATUN_OK {
+        assert!(out.is_released(), "wrote the output on failure");
+        return Err((status, message(&err)));
+    }
+    let schema = struct_schema(&Schema::new(vec![
+        Field::new("key_group", DataType::Int32, false),
+        Field::new("state", DataType::Binary, false),
+    ]));
+    // SAFETY: just exported by gatun_operator_snapshot with this layout.
+    let data = unsafe { from_ffi(out, &schema) }.unwrap();
+    data.validate_full().unwrap();
+    let array = StructArray::from(data);
+    let groups = array.column(0).as_any().downcast_ref::<Int32Array>().unwrap();
+    let states = array.column(1).as_any().downcast_ref::<BinaryArray>().unwrap();
+    assert_eq!(array.null_count() + groups.null_count() + states.null_count(), 0);
+    Ok((0..array.len())
+        .map(|i| (groups.value(i), states.value(i).to_vec()))
+        .collect())
+}
+
+fn restore(h: &Handle, section: &[u8]) -> Result<(), (i32, String)> {
+    let mut err = [0 as c_char; 4096];
+    // SAFETY: valid pointers; the handle is live.
+    let status = unsafe {
+        gatun_operator_restore(h.raw(), section.as_ptr(), section.len(), err.as_mut_ptr(), err.len())
+    };
+    if status != GATUN_OK {
+        return Err((status, message(&err)));
+    }
+    Ok(())
+}
+
+fn limit(h: &Handle, bytes: i64) -> Result<(), (i32, String)> {
+    let mut err = [0 as c_char; 1024];
+    // SAFETY: valid pointers; the handle is live.
+    let status = unsafe { gatun_operator_limit_state(h.raw(), bytes, err.as_mut_ptr(), err.len()) };
+    if status != GATUN_OK {
+        return Err((status, message(&err)));
+    }
+    Ok(())
+}
+
+fn sorted(mut rows: Vec<Row>) -> Vec<Row> {
+    rows.sort();
+    rows
+}
+
+#[test]
+fn tumble_global_merges_local_accumulators_and_fires_in_window_order() {
+    let _guard = no_leaks();
+    let h = global_handle(&Window::tumble(1_000), false);
+    let input = global_input(&[
+        ("a", 2, Some(10), Some(1.5), 7, 2, 1_000),
+        ("b", 1, None, None, 0, 0, 1_000),
+        ("a", 3, Some(5), Some(2.5), 6, 3, 1_000),
+        ("a", 1, Some(1), Some(-1.0), 4, 1, 2_000),
+    ]);
+    assert!(h.process(&input, None).unwrap().is_none());
+    let s = stats_of(&h);
+    assert_eq!((s.keys, s.slices), (2, 3));
+    assert!(s.bytes > 0);
+    assert!(h.advance(998).unwrap().is_none());
+    assert_eq!(
+        sorted(fired(h.advance(999).unwrap())),
+        vec![
+            // AVG(INT) = 13 / 5 in long division
+            row("a", "5 15 2.5 2", 0, 1_000),
+            row("b", "1 NULL NULL NULL", 0, 1_000),
+        ]
+    );
+    let s = stats_of(&h);
+    assert_eq!((s.keys, s.slices), (1, 1));
+    assert!(h.advance(999).unwrap().is_none(), "a watermark fires once");
+    assert_eq!(fired(h.advance(i64::MAX).unwrap()), vec![row("a", "1 1 -1 4", 1_000, 2_000)]);
+    assert_eq!(stats_of(&h), GatunStateStats::default());
+    assert!(h.flush().unwrap().is_none());
+}
+
+#[test]
+fn late_rows_of_fired_windows_are_dropped() {
+    let _guard = no_leaks();
+    let h = global_handle(&Window::tumble(1_000), false);
+    h.process(&global_input(&[("a", 1, Some(1), None, 1, 1, 1_000)]), None).unwrap();
+    assert_eq!(fired(h.advance(1_500).unwrap()).len(), 1);
+    h.process(&global_input(&[("late", 1, Some(1), None, 1, 1, 1_000)]), None).unwrap();
+    assert_eq!(stats_of(&h), GatunStateStats::default(), "the late row left no state");
+    h.process(&global_input(&[("ok", 1, Some(2), None, 1, 1, 2_000)]), None).unwrap();
+    assert_eq!(fired(h.advance(1_999).unwrap()), vec![row("ok", "1 2 NULL 1", 1_000, 2_000)]);
+}
+
+#[test]
+fn hop_merges_slices_newest_first_and_skips_empty_windows() {
+    let _guard = no_leaks();
+    // 3 s windows sliding by 1 s; Flink inserted the COUNT(*) it checks
+    let h = global_handle(&hop(3_000, 1_000), true);
+    h.process(
+        &global_input(&[
+            ("a", 1, Some(1), Some(1.0), 1, 1, 1_000),
+            ("a", 1, Some(2), Some(2.0), 2, 1, 3_000),
+        ]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        fired(h.advance(i64::MAX).unwrap()),
+        vec![
+            row("a", "1 1 1", -2_000, 1_000),
+            row("a", "1 1 1", -1_000, 2_000),
+            row("a", "3 2 1", 0, 3_000),
+            row("a", "2 2 2", 1_000, 4_000),
+            row("a", "2 2 2", 2_000, 5_000),
+        ]
+    );
+    assert_eq!(stats_of(&h), GatunStateStats::default());
+}
+
+#[test]
+fn cumulate_accumulates_into_the_first_slice_and_frees_it_with_the_last_window() {
+    let _guard = no_leaks();
+    let h = global_handle(&cumulate(3_000, 1_000), true);
+    h.process(
+        &global_input(&[
+            ("a", 1, Some(1), Some(1.0), 1, 1, 1_000),
+            ("a", 1, Some(2), Some(2.0), 2, 1, 3_000),
+            ("a", 1, Some(4), Some(4.0), 4, 1, 4_000),
+        ]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        fired(h.advance(2_999).unwrap()),
+        vec![
+            row("a", "1 1 1", 0, 1_000),
+            row("a", "1 1 1", 0, 2_000),
+            row("a", "3 2 1", 0, 3_000),
+        ]
+    );
+    assert_eq!(stats_of(&h).slices, 1, "only the next window's slice is left");
+    assert_eq!(
+        fired(h.advance(i64::MAX).unwrap()),
+        vec![
+            row("a", "4 4 4", 3_000, 4_000),
+            row("a", "4 4 4", 3_000, 5_000),
+            row("a", "4 4 4", 3_000, 6_000),
+        ]
+    );
+    assert_eq!(stats_of(&h), GatunStateStats::default());
+}
+
+fn many_keys(n: usize, slice_end: i64) -> RecordBatch {
+    let keys: Vec<String> = (0..n).map(|i| format!("key-{i}")).collect();
+    let rows: Vec<_> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.as_str(), 1, Some(i as i64), Some(i as f64), i as i64, 1, slice_end))
+        .collect();
+    global_input(&rows)
+}
+
+#[test]
+fn snapshot_and_restore_keep_every_window_exactly_once_also_across_operators() {
+    let _guard = no_leaks();
+    let window = hop(2_000, 1_000);
+    let original = global_handle(&window, true);
+    original.process(&many_keys(50, 1_000), None).unwrap();
+    original.process(&many_keys(30, 2_000), None).unwrap();
+    // window 1000 fired before the snapshot
+    let before = fired(original.advance(999).unwrap());
+    assert_eq!(before.len(), 50);
+    let sections = snapshot(&original, 128).unwrap();
+    assert!(sections.windows(2).all(|w| w[0].0 < w[1].0), "ascending key groups");
+    assert!(sections.iter().all(|(g, _)| (0..128).contains(g)));
+    let stats = stats_of(&original);
+    assert_eq!(snapshot(&original, 128).unwrap(), sections, "the state is unchanged");
+    let expected = sorted(fired(original.advance(i64::MAX).unwrap()));
+    drop(original);
+    // one operator restoring everything
+    let whole = global_handle(&window, true);
+    for (_, s) in &sections {
+        restore(&whole, s).unwrap();
+    }
+    assert_eq!(stats_of(&whole), stats);
+    assert_eq!(sorted(fired(whole.advance(i64::MAX).unwrap())), expected);
+    // rescaled to two operators, each restoring half of the key groups
+    let (low, high) = (global_handle(&window, true), global_handle(&window, true));
+    for (g, s) in &sections {
+        restore(if *g < 64 { &low } else { &high }, s).unwrap();
+    }
+    let mut both = fired(low.advance(i64::MAX).unwrap());
+    both.extend(fired(high.advance(i64::MAX).unwrap()));
+    assert_eq!(sorted(both), expected);
+    // the restored progress drops late rows as the original would
+    let late = global_handle(&window, true);
+    restore(&late, &sections[0].1).unwrap();
+    late.process(&many_keys(3, 1_000), None).unwrap();
+    let s = stats_of(&late);
+    late.process(&many_keys(3, 0), None).unwrap();
+    assert_eq!(stats_of(&late), s, "slice 0's windows have all fired");
+}
+
+#[test]
+fn key_groups_follow_flinks_assignment_of_the_binary_row_key() {
+    let _guard = no_leaks();
+    let h = global_handle(&Window::tumble(1_000), false);
+    h.process(&many_keys(200, 1_000), None).unwrap();
+    let groups: std::collections::BTreeSet<i32> =
+        snapshot(&h, 128).unwrap().into_iter().map(|(g, _)| g).collect();
+    // 200 keys hash into most of the 128 groups; one group for max parallelism 1
+    assert!(groups.len() > 64, "{groups:?}");
+    assert_eq!(snapshot(&h, 1).unwrap().len(), 1);
+    assert_eq!(snapshot(&h, 1).unwrap()[0].0, 0);
+}
+
+#[test]
+fn bad_sections_fail_cleanly_naming_what_differs() {
+    let _guard = no_leaks();
+    let h = global_handle(&Window::tumble(1_000), false);
+    h.process(&many_keys(3, 1_000), None).unwrap();
+    let sections = snapshot(&h, 16).unwrap();
+    let section = &sections[0].1;
+    let fresh = || global_handle(&Window::tumble(1_000), false);
+    let err = restore(&fresh(), b"not a section").unwrap_err();
+    assert_eq!(err.0, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(err.1.contains("magic"), "{}", err.1);
+    let mut version = section.clone();
+    version[8] = 9;
+    let err = restore(&fresh(), &version).unwrap_err();
+    assert!(err.1.contains("format version 9"), "{}", err.1);
+    for cut in [4, 20, section.len() / 2, section.len() - 1] {
+        let err = restore(&fresh(), &section[..cut]).unwrap_err();
+        assert_eq!(err.0, GATUN_ERR_INVALID_ARGUMENT, "{}", err.1);
+    }
+    let mut longer = section.clone();
+    longer.extend_from_slice(b"trailing");
+    let err = restore(&fresh(), &longer).unwrap_err();
+    assert!(err.1.contains("follow the stream"), "{}", err.1);
+    let other = global_handle(&Window::tumble(2_000), false);
+    let err = restore(&other, section).unwrap_err();
+    assert_eq!(err.0, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(
+        err.1.contains("size 1000 ms") && err.1.contains("size 2000 ms"),
+        "{}",
+        err.1
+    );
+    let err = snapshot(&h, 0).unwrap_err();
+    assert!(err.1.contains("max_parallelism"), "{}", err.1);
+    assert!(snapshot(&h, 32_769).is_err());
+}
+
+#[test]
+fn the_state_bound_fails_the_row_that_crosses_it_naming_the_key() {
+    let _guard = no_leaks();
+    let h = global_handle(&Window::tumble(1_000), false);
+    assert_eq!(limit(&h, -1).unwrap_err().0, GATUN_ERR_INVALID_ARGUMENT);
+    h.process(&many_keys(2, 1_000), None).unwrap();
+    let held = stats_of(&h).bytes;
+    limit(&h, held + 10).unwrap();
+    let err = h.process(&global_input(&[("big-key", 1, None, None, 0, 0, 1_000)]), None).unwrap_err();
+    assert_eq!(err.0, GATUN_ERR_EXECUTION);
+    assert!(
+        err.1.contains("big-key") && err.1.contains(&format!("{}", held + 10)),
+        "{}",
+        err.1
+    );
+    limit(&h, i64::MAX).unwrap();
+    h.process(&global_input(&[("big-key", 1, None, None, 0, 0, 1_000)]), None).unwrap();
+}
+
+#[test]
+fn state_calls_refuse_other_kinds_and_bad_arguments() {
+    let _guard = no_leaks();
+    let schema = Schema::new(vec![Field::new("a", DataType::Int64, true)]);
+    let calc = create(&plan(&schema, &[("a", col("a"))], None), &schema, &expected(&schema, &[("a", col("a"))])).unwrap();
+    let err = snapshot(&calc, 128).unwrap_err();
+    assert_eq!(err.0, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(err.1.contains("GATUN_OPERATOR_CALC"), "{}", err.1);
+    assert_eq!(restore(&calc, b"x").unwrap_err().0, GATUN_ERR_INVALID_ARGUMENT);
+    assert_eq!(limit(&calc, 1).unwrap_err().0, GATUN_ERR_INVALID_ARGUMENT);
+    assert_eq!(stats_of(&calc), GatunStateStats::default());
+    let h = global_handle(&Window::tumble(1_000), false);
+    let mut err = [0 as c_char; 256];
+    // SAFETY: NULL arguments are checked.
+    unsafe {
+        assert_eq!(
+            gatun_operator_snapshot(h.raw(), 1, ptr::null_mut(), err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+        assert!(message(&err).contains("output"));
+        assert_eq!(
+            gatun_operator_restore(h.raw(), ptr::null(), 0, err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+        assert!(message(&err).contains("section"));
+        assert_eq!(
+            gatun_operator_state_stats(h.raw(), ptr::null_mut(), err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            gatun_operator_state_stats(ptr::null_mut(), ptr::null_mut(), err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            gatun_operator_limit_state(ptr::null_mut(), 1, err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+        let mut out = FFI_ArrowArray::empty();
+        assert_eq!(
+            gatun_operator_snapshot(ptr::null_mut(), 1, &mut out, err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+    }
+}
+
+#[test]
+fn plans_that_do_not_fit_the_kind_fail_at_create() {
+    let _guard = no_leaks();
+    let schema = global_input(&[]).schema();
+    let (plan_bytes, expected) = global_plan(&schema, &Window::tumble(1_000), false);
+    // an output type that differs
+    let mut fields: Vec<Field> = expected.fields().iter().map(|f| f.as_ref().clone()).collect();
+    fields[4] = Field::new("a", DataType::Int64, true);
+    let err = create_window(&plan_bytes, &schema, &Schema::new(fields)).unwrap_err();
+    assert_eq!(err.0, GATUN_ERR_PLAN);
+    assert!(err.1.contains("`a`"), "{}", err.1);
+    // a plan without the window enhancement
+    let projections = [("k", col("k")), ("c", col("c"))];
+    let no_window = agg_plan(
+        &schema,
+        &projections,
+        None,
+        &[0],
+        &[M { phase: AggregationPhase::IntermediateToResult, ..m("count", 1) }],
+    );
+    let err = create_window(&no_window, &schema, &expected).unwrap_err();
+    assert!(err.1.contains("WindowSlicing"), "{}", err.1);
+}
+
+/// Rows `(k, rowtime, v)` for the one-phase aggregate.
+fn raw_rows(rows: &[(&str, i64, Option<i64>)]) -> RecordBatch {
+    batch(vec![
+        ("k", Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.0))) as ArrayRef),
+        ("ts", Arc::new(TimestampMillisecondArray::from_iter_values(rows.iter().map(|r| r.1)))),
+        ("v", Arc::new(Int64Array::from(rows.iter().map(|r| r.2).collect::<Vec<_>>()))),
+    ])
+}
+
+#[test]
+fn one_phase_tumble_slices_rows_and_accumulates_values() {
+    let _guard = no_leaks();
+    let input = raw_rows(&[("a", 100, Some(1)), ("a", 900, None), ("a", 1_100, Some(3)), ("b", 10, Some(4))]);
+    let schema = input.schema();
+    let projections = [("k", col("k")), ("ts", col("ts")), ("v", col("v"))];
+    let phase = AggregationPhase::InitialToResult;
+    let measures = [
+        M { phase, argument: None, ..m("count", 0) },
+        M { phase, ..m("sum", 2) },
+        M { phase, ..m("avg", 2) },
+    ];
+    let proto = agg_plan_proto(&schema, &projections, None, &[0], &measures, &[]);
+    let window = Window::tumble(1_000);
+    let bytes = with_enhancement(proto, WINDOW_TYPE_URL, window_bytes(&window, &[2], 1, false)).encode_to_vec();
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("cnt", DataType::Int64, true),
+        Field::new("s", DataType::Int64, true),
+        Field::new("a", DataType::Int64, true),
+        Field::new("window_end", ts(), false),
+    ]);
+    let h = create_window(&bytes, &schema, &expected).unwrap();
+    h.process(&input, None).unwrap();
+    let out = h.advance(i64::MAX).unwrap().unwrap();
+    let k = out.column(0).as_string::<i32>();
+    let c = out.column(1).as_primitive::<Int64Type>();
+    let s = out.column(2).as_primitive::<Int64Type>();
+    let end = out.column(4).as_primitive::<TimestampMillisecondType>();
+    let mut got: Vec<_> = (0..out.num_rows())
+        .map(|i| (k.value(i).to_string(), c.value(i), s.value(i), end.value(i)))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("a".into(), 1, 3, 2_000),
+            ("a".into(), 2, 1, 1_000),
+            ("b".into(), 1, 4, 1_000),
+        ]
+    );
+    let err = h.process(&batch(vec![
+        ("k", Arc::new(StringArray::from(vec!["x"])) as ArrayRef),
+        ("ts", Arc::new(TimestampMillisecondArray::from(vec![None]))),
+        ("v", Arc::new(Int64Array::from(vec![1]))),
+    ]), None).unwrap_err();
+    assert!(err.1.contains("RowTime field should not be null"), "{}", err.1);
+}
