@@ -50,14 +50,15 @@ final class NativeMemoryBudget {
     }
 
     /**
-     * The bound of one operator's native state: the slot's share of the budget (Flink's default slot
-     * profile divides task off-heap memory evenly among the slots), or {@code Long.MAX_VALUE}.
+     * The bound of one operator's native state: three quarters of the slot's share of the budget
+     * (Flink's default slot profile divides task off-heap memory evenly among the slots; the rest is
+     * for the batches crossing), or {@code Long.MAX_VALUE}.
      */
     long stateShare(Configuration taskManagerConfig) {
         if (!bounded()) {
             return Long.MAX_VALUE;
         }
-        stateShare = bytes / Math.max(1, taskManagerConfig.get(TaskManagerOptions.NUM_TASK_SLOTS));
+        stateShare = bytes / Math.max(1, taskManagerConfig.get(TaskManagerOptions.NUM_TASK_SLOTS)) / 4 * 3;
         return stateShare;
     }
 
