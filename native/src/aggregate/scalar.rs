@@ -17,9 +17,9 @@ use arrow::array::{
 };
 use arrow::datatypes::{
     ArrowPrimitiveType, DataType, Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type,
-    Int32Type, Int64Type, Int8Type, Time32MillisecondType, Time32SecondType,
-    Time64MicrosecondType, Time64NanosecondType, TimeUnit, TimestampMicrosecondType,
-    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
+    Int32Type, Int64Type, Int8Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
+    Time64NanosecondType, TimeUnit, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, TimestampSecondType,
 };
 use datafusion::common::{exec_err, plan_err, Result};
 
@@ -86,7 +86,9 @@ impl Add {
             }
             (Add::F32, Value::F32(a), Value::F32(b)) => Value::F32(a + b),
             (Add::F64, Value::F64(a), Value::F64(b)) => Value::F64(a + b),
-            (Add::Dec, Value::Dec(a), Value::Dec(b)) => add_38(*a, *b).map_or(Value::Null, Value::Dec),
+            (Add::Dec, Value::Dec(a), Value::Dec(b)) => {
+                add_38(*a, *b).map_or(Value::Null, Value::Dec)
+            }
             _ => Value::Null,
         }
     }
@@ -128,8 +130,14 @@ pub struct ScalarCall {
 impl ScalarCall {
     /// A call over raw values of type `argument` (`None`: COUNT(*)), as the one-phase window
     /// aggregate accumulates them.
-    pub fn over_values(i: usize, function: AggFunction, argument: Option<&DataType>) -> Result<Self> {
-        let bad = |t: &DataType| plan_err!("window aggregate: call {i} ({function}) does not support argument type {t}");
+    pub fn over_values(
+        i: usize,
+        function: AggFunction,
+        argument: Option<&DataType>,
+    ) -> Result<Self> {
+        let bad = |t: &DataType| {
+            plan_err!("window aggregate: call {i} ({function}) does not support argument type {t}")
+        };
         let Some(arg) = argument else {
             return match function {
                 AggFunction::CountStar => Ok(Self::counting(function)),
@@ -150,9 +158,10 @@ impl ScalarCall {
                 let (sum, result) = match arg {
                     t if is_sum_integer(t) => (DataType::Int64, t.clone()),
                     t if is_float(t) => (DataType::Float64, t.clone()),
-                    DataType::Decimal128(_, s) => {
-                        (DataType::Decimal128(38, *s), DataType::Decimal128(38, (*s).max(6)))
-                    }
+                    DataType::Decimal128(_, s) => (
+                        DataType::Decimal128(38, *s),
+                        DataType::Decimal128(38, (*s).max(6)),
+                    ),
                     t => return bad(t),
                 };
                 Ok(Self::avg(sum, result))
@@ -174,9 +183,13 @@ impl ScalarCall {
         accumulators: &[DataType],
         result: &DataType,
     ) -> Result<Self> {
-        let what = || format!("window aggregate: call {i} ({function}) over accumulators {accumulators:?}");
+        let what = || {
+            format!("window aggregate: call {i} ({function}) over accumulators {accumulators:?}")
+        };
         let call = match (function, accumulators) {
-            (AggFunction::CountStar | AggFunction::Count, [DataType::Int64]) => Self::counting(function),
+            (AggFunction::CountStar | AggFunction::Count, [DataType::Int64]) => {
+                Self::counting(function)
+            }
             (AggFunction::Sum, [t]) if Add::of(t).is_some() => {
                 if matches!(t, DataType::Decimal128(p, _) if *p != 38) {
                     return plan_err!("{}: a DECIMAL sum accumulator is DECIMAL(38, s)", what());
@@ -191,7 +204,10 @@ impl ScalarCall {
                     _ => false,
                 };
                 if !fits {
-                    return plan_err!("{}: AVG's result type {result} does not fit its sum {sum}", what());
+                    return plan_err!(
+                        "{}: AVG's result type {result} does not fit its sum {sum}",
+                        what()
+                    );
                 }
                 Self::avg(sum.clone(), result.clone())
             }
@@ -290,7 +306,9 @@ impl ScalarCall {
                     increment(&mut slots[1], n)
                 }
             }
-            AggFunction::Min | AggFunction::Max => self.merge_extreme(&mut slots[0], other[0].clone()),
+            AggFunction::Min | AggFunction::Max => {
+                self.merge_extreme(&mut slots[0], other[0].clone())
+            }
         }
     }
 
@@ -433,8 +451,12 @@ pub fn value_at(array: &dyn Array, row: usize) -> Value {
         DataType::Time64(TimeUnit::Microsecond) => int::<Time64MicrosecondType>(array, row),
         DataType::Time64(TimeUnit::Nanosecond) => int::<Time64NanosecondType>(array, row),
         DataType::Timestamp(TimeUnit::Second, _) => int::<TimestampSecondType>(array, row),
-        DataType::Timestamp(TimeUnit::Millisecond, _) => int::<TimestampMillisecondType>(array, row),
-        DataType::Timestamp(TimeUnit::Microsecond, _) => int::<TimestampMicrosecondType>(array, row),
+        DataType::Timestamp(TimeUnit::Millisecond, _) => {
+            int::<TimestampMillisecondType>(array, row)
+        }
+        DataType::Timestamp(TimeUnit::Microsecond, _) => {
+            int::<TimestampMicrosecondType>(array, row)
+        }
         DataType::Timestamp(TimeUnit::Nanosecond, _) => int::<TimestampNanosecondType>(array, row),
         DataType::Float32 => Value::F32(array.as_primitive::<Float32Type>().value(row)),
         DataType::Float64 => Value::F64(array.as_primitive::<Float64Type>().value(row)),

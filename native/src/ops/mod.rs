@@ -160,8 +160,11 @@ pub fn create(
             expected_output,
             format,
         )?)),
-        Kind::WindowAggregate => Ok(Box::new(
-            window_aggregate::WindowAggregateOperator::create(plan, input, expected_output, format)?,
-        )),
+        Kind::WindowAggregate => Ok(Box::new(window_aggregate::WindowAggregateOperator::create(
+            plan,
+            input,
+            expected_output,
+            format,
+        )?)),
     }
 }

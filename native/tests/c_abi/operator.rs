@@ -126,13 +126,13 @@ fn create_rejects_null_and_released_arguments_and_unknown_kinds() {
             "argument `kind` is 0",
         ),
         (
-            3,
+            4,
             bytes.as_ptr(),
             &input,
             &input,
             os,
             oo,
-            "argument `kind` is 3",
+            "argument `kind` is 4",
         ),
     ];
     for (kind, plan_ptr, inp, exp, os, oo, needle) in cases {

@@ -40,13 +40,18 @@ fn decimal_sums_restart_after_an_overflow_and_averages_stay_null() {
     assert_eq!(acc[0], Value::Null, "overflow: NULL");
     sum.merge(&mut acc, &[Value::Dec(5)]);
     assert_eq!(acc[0], Value::Dec(5), "the next value restarts it");
-    let avg = ScalarCall::over_values(0, AggFunction::Avg, Some(&DataType::Decimal128(10, 2))).unwrap();
+    let avg =
+        ScalarCall::over_values(0, AggFunction::Avg, Some(&DataType::Decimal128(10, 2))).unwrap();
     assert_eq!(avg.result, DataType::Decimal128(38, 6));
     let mut acc = fresh(&avg);
     avg.merge(&mut acc, &[Value::Dec(big), Value::Int(1)]);
     avg.merge(&mut acc, &[Value::Dec(big), Value::Int(1)]);
     avg.merge(&mut acc, &[Value::Dec(5), Value::Int(1)]);
-    assert_eq!(acc, vec![Value::Null, Value::Int(3)], "AVG's sum stays NULL");
+    assert_eq!(
+        acc,
+        vec![Value::Null, Value::Int(3)],
+        "AVG's sum stays NULL"
+    );
     assert_eq!(avg.value(&acc), Value::Null);
 }
 
@@ -65,14 +70,21 @@ fn averages_divide_as_flinks_get_value() {
     for x in [0.1f32, 0.2] {
         avg.accumulate(&mut acc, Value::F32(x));
     }
-    assert_eq!(avg.value(&acc), Value::F32(((0.1f32 as f64 + 0.2f32 as f64) / 2.0) as f32));
+    assert_eq!(
+        avg.value(&acc),
+        Value::F32(((0.1f32 as f64 + 0.2f32 as f64) / 2.0) as f32)
+    );
     // 10 / 3 at scale 6, 2 / 3 rounded half up, -2.5 exactly, scale 2 sums
     assert_eq!(decimal_average(10, 0, 3, 6), Some(3_333_333));
     assert_eq!(decimal_average(2, 0, 3, 6), Some(666_667));
     assert_eq!(decimal_average(-5, 0, 2, 6), Some(-2_500_000));
     assert_eq!(decimal_average(-2, 0, 3, 6), Some(-666_667));
     assert_eq!(decimal_average(12_345, 2, 10, 6), Some(12_345_000));
-    assert_eq!(decimal_average(10i128.pow(37), 0, 1, 6), None, "more than 38 digits");
+    assert_eq!(
+        decimal_average(10i128.pow(37), 0, 1, 6),
+        None,
+        "more than 38 digits"
+    );
 }
 
 #[test]
@@ -82,14 +94,23 @@ fn min_and_max_keep_javas_order() {
     for x in [f64::NAN, 1.0] {
         max.accumulate(&mut acc, Value::F64(x));
     }
-    assert!(matches!(acc[0], Value::F64(v) if v.is_nan()), "a first NaN sticks");
+    assert!(
+        matches!(acc[0], Value::F64(v) if v.is_nan()),
+        "a first NaN sticks"
+    );
     let min = ScalarCall::over_values(0, AggFunction::Min, Some(&DataType::Utf8)).unwrap();
     let mut acc = fresh(&min);
     for s in ["b", "ab", "a"] {
         min.accumulate(&mut acc, Value::Bytes(s.as_bytes().into()));
     }
     assert_eq!(acc[0], Value::Bytes(b"a".to_vec().into()));
-    let max = ScalarCall::over_accumulators(0, AggFunction::Max, &[DataType::Boolean], &DataType::Boolean).unwrap();
+    let max = ScalarCall::over_accumulators(
+        0,
+        AggFunction::Max,
+        &[DataType::Boolean],
+        &DataType::Boolean,
+    )
+    .unwrap();
     let mut acc = fresh(&max);
     max.merge(&mut acc, &[Value::Bool(false)]);
     max.merge(&mut acc, &[Value::Null]);
@@ -101,7 +122,13 @@ fn min_and_max_keep_javas_order() {
 fn accumulator_layouts_that_are_not_flinks_are_refused() {
     let t = DataType::Int64;
     assert!(ScalarCall::over_accumulators(0, AggFunction::Avg, &[t.clone()], &t).is_err());
-    assert!(ScalarCall::over_accumulators(0, AggFunction::Avg, &[t.clone(), t.clone()], &DataType::Float64).is_err());
+    assert!(ScalarCall::over_accumulators(
+        0,
+        AggFunction::Avg,
+        &[t.clone(), t.clone()],
+        &DataType::Float64
+    )
+    .is_err());
     assert!(ScalarCall::over_accumulators(0, AggFunction::Count, &[DataType::Int32], &t).is_err());
     assert!(ScalarCall::over_values(0, AggFunction::Sum, Some(&DataType::Utf8)).is_err());
 }

@@ -262,18 +262,42 @@ fn zones_refuse_bad_tables() {
 
 /// (slice end, last window end, window start, expired slices, merge target and slices, next
 /// window when not empty, next window when empty), from Flink's `SliceAssigners`.
-type WindowRules = (i64, i64, i64, Vec<i64>, (Option<i64>, Vec<i64>), Option<i64>, Option<i64>);
+type WindowRules = (
+    i64,
+    i64,
+    i64,
+    Vec<i64>,
+    (Option<i64>, Vec<i64>),
+    Option<i64>,
+    Option<i64>,
+);
 
 fn check_rules(assigner: SliceAssigner, cases: &[WindowRules]) {
     for (end, last, start, expired, merge, next, next_empty) in cases {
         let what = format!("{:?} end {end}", assigner.kind());
-        assert_eq!(assigner.last_window_end(*end), *last, "{what}: last window end");
+        assert_eq!(
+            assigner.last_window_end(*end),
+            *last,
+            "{what}: last window end"
+        );
         assert_eq!(assigner.window_start(*end), *start, "{what}: window start");
-        assert_eq!(&assigner.expired_slices(*end), expired, "{what}: expired slices");
+        assert_eq!(
+            &assigner.expired_slices(*end),
+            expired,
+            "{what}: expired slices"
+        );
         if assigner.kind() != WindowKind::Tumble {
             assert_eq!(&assigner.merge_slices(*end), merge, "{what}: merged slices");
-            assert_eq!(assigner.next_trigger_window(*end, false), *next, "{what}: next");
-            assert_eq!(assigner.next_trigger_window(*end, true), *next_empty, "{what}: next");
+            assert_eq!(
+                assigner.next_trigger_window(*end, false),
+                *next,
+                "{what}: next"
+            );
+            assert_eq!(
+                assigner.next_trigger_window(*end, true),
+                *next_empty,
+                "{what}: next"
+            );
         }
     }
 }
@@ -292,32 +316,144 @@ fn window_rules_of_tumble_hop_and_cumulate_are_flinks() {
     check_rules(
         hop,
         &[
-            (-1000, 1000, -4000, vec![-3000], (None, vec![-1000, -2000, -3000]), Some(0), None),
-            (1000, 3000, -2000, vec![-1000], (None, vec![1000, 0, -1000]), Some(2000), None),
-            (3000, 5000, 0, vec![1000], (None, vec![3000, 2000, 1000]), Some(4000), None),
-            (4200, 6200, 1200, vec![2200], (None, vec![4200, 3200, 2200]), Some(5200), None),
+            (
+                -1000,
+                1000,
+                -4000,
+                vec![-3000],
+                (None, vec![-1000, -2000, -3000]),
+                Some(0),
+                None,
+            ),
+            (
+                1000,
+                3000,
+                -2000,
+                vec![-1000],
+                (None, vec![1000, 0, -1000]),
+                Some(2000),
+                None,
+            ),
+            (
+                3000,
+                5000,
+                0,
+                vec![1000],
+                (None, vec![3000, 2000, 1000]),
+                Some(4000),
+                None,
+            ),
+            (
+                4200,
+                6200,
+                1200,
+                vec![2200],
+                (None, vec![4200, 3200, 2200]),
+                Some(5200),
+                None,
+            ),
         ],
     );
     let cumulate = SliceAssigner::new(WindowKind::Cumulate, 3000, 1000, 0).unwrap();
     check_rules(
         cumulate,
         &[
-            (-1000, 0, -3000, vec![-1000], (Some(-2000), vec![-1000]), Some(0), Some(0)),
-            (1000, 3000, 0, vec![], (Some(1000), vec![]), Some(2000), Some(2000)),
-            (2000, 3000, 0, vec![2000], (Some(1000), vec![2000]), Some(3000), Some(3000)),
-            (3000, 3000, 0, vec![3000, 1000], (Some(1000), vec![3000]), None, None),
-            (4200, 6000, 3000, vec![4200], (Some(4000), vec![4200]), Some(5200), Some(5200)),
-            (6000, 6000, 3000, vec![6000, 4000], (Some(4000), vec![6000]), None, None),
+            (
+                -1000,
+                0,
+                -3000,
+                vec![-1000],
+                (Some(-2000), vec![-1000]),
+                Some(0),
+                Some(0),
+            ),
+            (
+                1000,
+                3000,
+                0,
+                vec![],
+                (Some(1000), vec![]),
+                Some(2000),
+                Some(2000),
+            ),
+            (
+                2000,
+                3000,
+                0,
+                vec![2000],
+                (Some(1000), vec![2000]),
+                Some(3000),
+                Some(3000),
+            ),
+            (
+                3000,
+                3000,
+                0,
+                vec![3000, 1000],
+                (Some(1000), vec![3000]),
+                None,
+                None,
+            ),
+            (
+                4200,
+                6000,
+                3000,
+                vec![4200],
+                (Some(4000), vec![4200]),
+                Some(5200),
+                Some(5200),
+            ),
+            (
+                6000,
+                6000,
+                3000,
+                vec![6000, 4000],
+                (Some(4000), vec![6000]),
+                None,
+                None,
+            ),
         ],
     );
     let offset = SliceAssigner::new(WindowKind::Cumulate, 3000, 1000, 500).unwrap();
     check_rules(
         offset,
         &[
-            (500, 500, -2500, vec![500, -1500], (Some(-1500), vec![500]), None, None),
-            (1500, 3500, 500, vec![], (Some(1500), vec![]), Some(2500), Some(2500)),
-            (3500, 3500, 500, vec![3500, 1500], (Some(1500), vec![3500]), None, None),
-            (-500, 500, -2500, vec![-500], (Some(-1500), vec![-500]), Some(500), Some(500)),
+            (
+                500,
+                500,
+                -2500,
+                vec![500, -1500],
+                (Some(-1500), vec![500]),
+                None,
+                None,
+            ),
+            (
+                1500,
+                3500,
+                500,
+                vec![],
+                (Some(1500), vec![]),
+                Some(2500),
+                Some(2500),
+            ),
+            (
+                3500,
+                3500,
+                500,
+                vec![3500, 1500],
+                (Some(1500), vec![3500]),
+                None,
+                None,
+            ),
+            (
+                -500,
+                500,
+                -2500,
+                vec![-500],
+                (Some(-1500), vec![-500]),
+                Some(500),
+                Some(500),
+            ),
         ],
     );
 }

@@ -1,5 +1,7 @@
 //! When Flink's local window aggregate emits its buffer as watermarks arrive
-//! (`LocalSlicingWindowAggOperator.processWatermark` with `RecordsWindowBuffer.advanceProgress`).
+//! (`LocalSlicingWindowAggOperator.processWatermark` with `RecordsWindowBuffer.advanceProgress`),
+//! and when the window aggregate's processor flushes its combine buffer into the state
+//! (`AbstractSliceSyncStateWindowAggProcessor.advanceProgress`, the same rule from `Long.MIN_VALUE`).
 //!
 //! The operator looks at a watermark only when it is above every earlier one (starting
 //! from 0, so watermarks <= 0 never emit) and at or past the next trigger point, the last
@@ -26,11 +28,17 @@ pub struct FlushTrigger {
 
 impl FlushTrigger {
     pub fn new(zone: ShiftZone, interval: i64) -> Self {
+        Self::starting_at(zone, interval, 0)
+    }
+
+    /// A trigger whose first watermark and trigger point are `start` (the window aggregate's
+    /// processor starts at `Long.MIN_VALUE`, the local window aggregate at 0).
+    pub fn starting_at(zone: ShiftZone, interval: i64, start: i64) -> Self {
         FlushTrigger {
             zone,
             interval,
-            current_watermark: 0,
-            next_trigger: 0,
+            current_watermark: start,
+            next_trigger: start,
             min_slice_end: i64::MAX,
         }
     }

@@ -119,10 +119,10 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
                     properties.push(varint(&mut packed, "properties")?);
                 }
             }
-            (11, WireType::Varint) => count_star = varint(&mut buf, "COUNT(*) index")? as i32 as i64,
-            (12, WireType::Varint) => {
-                count_star_inserted = varint(&mut buf, "COUNT(*) flag")? != 0
+            (11, WireType::Varint) => {
+                count_star = varint(&mut buf, "COUNT(*) index")? as i32 as i64
             }
+            (12, WireType::Varint) => count_star_inserted = varint(&mut buf, "COUNT(*) flag")? != 0,
             (t, w) => return Err(bad(format!("unknown field {t} (wire type {w:?})"))),
         }
     }

@@ -41,8 +41,10 @@ pub(super) fn fire_due(
                 let other = other.to_vec();
                 for m in &op.measures {
                     let n = m.call.slots.len();
-                    m.call
-                        .merge(&mut acc[m.offset..m.offset + n], &other[m.offset..m.offset + n]);
+                    m.call.merge(
+                        &mut acc[m.offset..m.offset + n],
+                        &other[m.offset..m.offset + n],
+                    );
                 }
             }
         }

@@ -36,7 +36,7 @@ use super::rowkind::InputSchema;
 use super::watermark::Progress;
 use super::NativeOperator;
 use crate::aggregate::scalar::{value_at, ScalarCall, Value};
-use crate::aggregate::window::window_fired;
+use crate::aggregate::window::{window_fired, FlushTrigger};
 use crate::aggregate::AggFunction;
 use crate::expr::{compile_expressions, Compiled};
 use crate::ops::calc::FILTER_NAME;
@@ -87,6 +87,11 @@ pub struct WindowAggregateOperator {
     /// Whether a section was restored (the progress is then the lowest restored one).
     restored: bool,
     state: State,
+    /// The global phase's combine buffer flush rule (Flink's `RecordsWindowBuffer` in the
+    /// window processor): local accumulators of one (key, slice) are merged with each other
+    /// first, and into the state when the buffer flushes, which rounds floating-point sums as
+    /// Flink does.
+    buffer: Option<FlushTrigger>,
     limit: i64,
     late_rows: u64,
     output: Output,
@@ -114,7 +119,9 @@ impl WindowAggregateOperator {
         }
         let plan = plan::decode(bytes)?;
         if plan.bundle_rows.is_some() || plan.group_limit.is_some() {
-            return Err(bad("a window aggregate takes no bundle size and no group limit"));
+            return Err(bad(
+                "a window aggregate takes no bundle size and no group limit",
+            ));
         }
         let window = plan
             .window
@@ -143,7 +150,11 @@ impl WindowAggregateOperator {
             } else {
                 AggregationPhase::InitialToResult
             };
-            m.require_phase(i, p, "this window aggregate (all measures run in one phase)")?;
+            m.require_phase(
+                i,
+                p,
+                "this window aggregate (all measures run in one phase)",
+            )?;
             if global && m.filter.is_some() {
                 return Err(bad(format!(
                     "measure {i} ({}) has a FILTER; the global phase merges accumulators the \
@@ -158,7 +169,11 @@ impl WindowAggregateOperator {
         let filter = if has_filter { compiled.pop() } else { None };
         if let Some(f) = &filter {
             if f.data_type != DataType::Boolean {
-                return Err(bad(format!("{} is {}, expected BOOLEAN", f.describe(), f.data_type)));
+                return Err(bad(format!(
+                    "{} is {}, expected BOOLEAN",
+                    f.describe(),
+                    f.data_type
+                )));
             }
         }
         let time_type = &compiled[window.time_column].data_type;
@@ -334,6 +349,9 @@ impl WindowAggregateOperator {
             )));
         }
         let output = Output::new(format, fields.into(), None, None)?;
+        let buffer = global.then(|| {
+            FlushTrigger::starting_at(window.zone.clone(), window.assigner.slice_size(), i64::MIN)
+        });
         Ok(Self {
             columns: compiled,
             filter,
@@ -349,6 +367,7 @@ impl WindowAggregateOperator {
             progress: i64::MIN,
             restored: false,
             state: State::default(),
+            buffer,
             limit: i64::MAX,
             late_rows: 0,
             output,
@@ -382,7 +401,10 @@ impl WindowAggregateOperator {
             });
         }
         if self.global {
-            return Ok(time.as_primitive::<arrow::datatypes::Int64Type>().values().to_vec());
+            return Ok(time
+                .as_primitive::<arrow::datatypes::Int64Type>()
+                .values()
+                .to_vec());
         }
         time.as_primitive::<TimestampMillisecondType>()
             .values()
@@ -399,10 +421,18 @@ impl WindowAggregateOperator {
     }
 
     /// Folds row `row` into (key, slice) as Flink's combiners do.
-    fn fold_row(&mut self, key: KeyId, slice: i64, columns: &[ArrayRef], filters: &[Option<BooleanArray>], row: usize) {
+    fn fold_row(
+        &mut self,
+        key: KeyId,
+        slice: i64,
+        columns: &[ArrayRef],
+        filters: &[Option<BooleanArray>],
+        row: usize,
+    ) {
         let measures = &self.measures;
         let (global, width) = (self.global, self.width);
-        self.state.update(key, slice, || init_values(measures, width), |slots| {
+        let init = || init_values(measures, width);
+        let fold = |slots: &mut [Value]| {
             for (m, filter) in measures.iter().zip(filters) {
                 let slots = &mut slots[m.offset..m.offset + m.call.slots.len()];
                 if global {
@@ -423,7 +453,39 @@ impl WindowAggregateOperator {
                     m.call.accumulate(slots, x);
                 }
             }
-        });
+        };
+        match &mut self.buffer {
+            Some(trigger) => {
+                trigger.buffered(slice);
+                self.state.update_buffered(key, slice, init, fold);
+            }
+            None => self.state.update(key, slice, init, fold),
+        }
+    }
+
+    /// Merges the combine buffer into the state (`GlobalAggCombiner`).
+    fn flush_buffer(&mut self) {
+        let Some(trigger) = &mut self.buffer else {
+            return;
+        };
+        trigger.emitted();
+        let (measures, width) = (&self.measures, self.width);
+        for (key, end, acc) in self.state.take_buffered() {
+            self.state.update(
+                key,
+                end,
+                || init_values(measures, width),
+                |slots| {
+                    for m in measures {
+                        let n = m.call.slots.len();
+                        m.call.merge(
+                            &mut slots[m.offset..m.offset + n],
+                            &acc[m.offset..m.offset + n],
+                        );
+                    }
+                },
+            );
+        }
     }
 
     /// The keys of `n` rows in row format (`None` without group keys: every key is empty).
@@ -519,7 +581,11 @@ impl NativeOperator for WindowAggregateOperator {
             .map(|c| c.evaluate(&batch))
             .collect::<GatunResult<Vec<_>>>()?;
         let ends = self.slice_ends(&columns)?;
-        let key_arrays: Vec<ArrayRef> = self.key_columns.iter().map(|&k| columns[k].clone()).collect();
+        let key_arrays: Vec<ArrayRef> = self
+            .key_columns
+            .iter()
+            .map(|&k| columns[k].clone())
+            .collect();
         let rows = self.encode_keys(&key_arrays)?;
         let filters: Vec<Option<BooleanArray>> = self
             .measures
@@ -568,6 +634,14 @@ impl NativeOperator for WindowAggregateOperator {
             return Ok(None);
         }
         self.progress = watermark;
+        if let Some(trigger) = &mut self.buffer {
+            let due = trigger
+                .on_watermark(watermark)
+                .map_err(|e| GatunError::execution(e.strip_backtrace()))?;
+            if due {
+                self.flush_buffer();
+            }
+        }
         let fired = fire::fire_due(self, watermark)?;
         match fired {
             Some(columns) => {

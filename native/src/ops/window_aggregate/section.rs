@@ -83,19 +83,28 @@ fn stream_schema(op: &WindowAggregateOperator) -> SchemaRef {
     fields.push(Arc::new(Field::new("$end", DataType::Int64, false)));
     for (i, m) in op.measures.iter().enumerate() {
         for (j, slot) in m.call.slots.iter().enumerate() {
-            fields.push(Arc::new(Field::new(format!("acc{i}_{j}"), slot.0.clone(), true)));
+            fields.push(Arc::new(Field::new(
+                format!("acc{i}_{j}"),
+                slot.0.clone(),
+                true,
+            )));
         }
     }
     Arc::new(Schema::new(fields))
 }
 
 /// `gatun_operator_snapshot`: one row (key group, section) per key group holding state.
-pub(super) fn snapshot(op: &mut WindowAggregateOperator, max_parallelism: i32) -> GatunResult<StructArray> {
+pub(super) fn snapshot(
+    op: &mut WindowAggregateOperator,
+    max_parallelism: i32,
+) -> GatunResult<StructArray> {
     if !(1..=MAX_PARALLELISM).contains(&max_parallelism) {
         return Err(GatunError::invalid_argument(format!(
             "argument `max_parallelism` is {max_parallelism}; expected 1..={MAX_PARALLELISM}"
         )));
     }
+    // Flink's window operator flushes its combine buffer before the barrier (prepareCheckpoint)
+    op.flush_buffer();
     let ids: Vec<KeyId> = op.state.key_ids().collect();
     let groups = key_groups(op, &ids, max_parallelism)?;
     let mut order: Vec<usize> = (0..ids.len()).collect();
@@ -107,7 +116,11 @@ pub(super) fn snapshot(op: &mut WindowAggregateOperator, max_parallelism: i32) -
     let mut start = 0;
     while start < order.len() {
         let group = groups[order[start]];
-        let end = start + order[start..].iter().take_while(|&&i| groups[i] == group).count();
+        let end = start
+            + order[start..]
+                .iter()
+                .take_while(|&&i| groups[i] == group)
+                .count();
         let members: Vec<KeyId> = order[start..end].iter().map(|&i| ids[i]).collect();
         let batch = rows(op, &members, &schema)?;
         let section = write_section(&description, op.progress, &schema, &batch)?;
@@ -118,13 +131,23 @@ pub(super) fn snapshot(op: &mut WindowAggregateOperator, max_parallelism: i32) -
     let key_group: ArrayRef = Arc::new(Int32Array::from(key_groups));
     let state: ArrayRef = Arc::new(sections.finish());
     Ok(StructArray::from(vec![
-        (Arc::new(Field::new("key_group", DataType::Int32, false)), key_group),
-        (Arc::new(Field::new("state", DataType::Binary, false)), state),
+        (
+            Arc::new(Field::new("key_group", DataType::Int32, false)),
+            key_group,
+        ),
+        (
+            Arc::new(Field::new("state", DataType::Binary, false)),
+            state,
+        ),
     ]))
 }
 
 /// Each key's key group (Flink's, over the key as a `BinaryRowData`).
-fn key_groups(op: &WindowAggregateOperator, ids: &[KeyId], max_parallelism: i32) -> GatunResult<Vec<i32>> {
+fn key_groups(
+    op: &WindowAggregateOperator,
+    ids: &[KeyId],
+    max_parallelism: i32,
+) -> GatunResult<Vec<i32>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -150,7 +173,11 @@ fn key_groups(op: &WindowAggregateOperator, ids: &[KeyId], max_parallelism: i32)
 }
 
 /// The stream rows of `keys`: each slice, then each timer.
-fn rows(op: &WindowAggregateOperator, keys: &[KeyId], schema: &SchemaRef) -> GatunResult<RecordBatch> {
+fn rows(
+    op: &WindowAggregateOperator,
+    keys: &[KeyId],
+    schema: &SchemaRef,
+) -> GatunResult<RecordBatch> {
     let mut row_keys = Vec::new();
     let mut kinds = Vec::new();
     let mut ends = Vec::new();
@@ -179,13 +206,20 @@ fn rows(op: &WindowAggregateOperator, keys: &[KeyId], schema: &SchemaRef) -> Gat
     columns.push(Arc::new(Int64Array::from(ends)));
     let slot_types = op.measures.iter().flat_map(|m| m.call.slots.iter());
     for (values, t) in slots.iter().zip(slot_types) {
-        columns.push(build_column(&t.0, values).map_err(|e| GatunError::execution(e.strip_backtrace()))?);
+        columns.push(
+            build_column(&t.0, values).map_err(|e| GatunError::execution(e.strip_backtrace()))?,
+        );
     }
     RecordBatch::try_new(Arc::clone(schema), columns)
         .map_err(|e| GatunError::execution(format!("window state rows: {e}")))
 }
 
-fn write_section(description: &str, progress: i64, schema: &SchemaRef, batch: &RecordBatch) -> GatunResult<Vec<u8>> {
+fn write_section(
+    description: &str,
+    progress: i64,
+    schema: &SchemaRef,
+    batch: &RecordBatch,
+) -> GatunResult<Vec<u8>> {
     let mut stream = Vec::new();
     {
         let mut writer = StreamWriter::try_new(&mut stream, schema)
@@ -265,7 +299,10 @@ pub(super) fn restore(op: &mut WindowAggregateOperator, section: &[u8]) -> Gatun
     let length = usize::try_from(length).map_err(|_| invalid("the stream length overflows"))?;
     let stream = bytes.take(length, "the Arrow IPC stream")?;
     if !bytes.0.is_empty() {
-        return Err(invalid(format!("{} bytes follow the stream", bytes.0.len())));
+        return Err(invalid(format!(
+            "{} bytes follow the stream",
+            bytes.0.len()
+        )));
     }
     let schema = stream_schema(op);
     let reader = StreamReader::try_new(Cursor::new(stream), None)
@@ -284,8 +321,13 @@ pub(super) fn restore(op: &mut WindowAggregateOperator, section: &[u8]) -> Gatun
     for batch in &batches {
         let keys = op.key_fields.len();
         let kinds = batch.column(keys).as_primitive::<Int8Type>();
-        if let Some(k) = kinds.iter().find(|k| !matches!(k, Some(KIND_SLICE | KIND_TIMER))) {
-            return Err(invalid(format!("a row has the $kind {k:?}; expected 0 or 1")));
+        if let Some(k) = kinds
+            .iter()
+            .find(|k| !matches!(k, Some(KIND_SLICE | KIND_TIMER)))
+        {
+            return Err(invalid(format!(
+                "a row has the $kind {k:?}; expected 0 or 1"
+            )));
         }
         if batch.column(keys + 1).null_count() > 0 {
             return Err(invalid("NULL $end values"));
@@ -315,7 +357,10 @@ fn add_rows(op: &mut WindowAggregateOperator, batch: &RecordBatch) -> GatunResul
         let key = op.state.key(key_bytes(&rows, row));
         match kinds.value(row) {
             KIND_SLICE => {
-                let values = slot_columns.iter().map(|c| value_at(c.as_ref(), row)).collect();
+                let values = slot_columns
+                    .iter()
+                    .map(|c| value_at(c.as_ref(), row))
+                    .collect();
                 op.state.put(key, end, values);
             }
             _ => {
@@ -326,4 +371,3 @@ fn add_rows(op: &mut WindowAggregateOperator, batch: &RecordBatch) -> GatunResul
     }
     Ok(())
 }
-

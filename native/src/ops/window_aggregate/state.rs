@@ -22,6 +22,8 @@ struct KeyEntry {
     slices: BTreeMap<i64, Box<[Value]>>,
     /// Window ends with a pending timer.
     timers: BTreeSet<i64>,
+    /// Entries of the key in the combine buffer.
+    buffered: usize,
 }
 
 /// A key's index in the state (stable while the key holds state).
@@ -34,6 +36,9 @@ pub struct State {
     free: Vec<KeyId>,
     /// (timer instant, key, window end).
     queue: BTreeSet<(i64, KeyId, i64)>,
+    /// The combine buffer of the global phase (Flink's `RecordsWindowBuffer`): per (key, slice)
+    /// the local accumulators merged since the last flush, merged into the state at the flush.
+    buffer: HashMap<(KeyId, i64), Box<[Value]>>,
     bytes: usize,
     slices: usize,
     keys: usize,
@@ -52,8 +57,9 @@ impl State {
         self.keys
     }
 
+    /// (key, slice) entries of the state and of the combine buffer.
     pub fn slices(&self) -> usize {
-        self.slices
+        self.slices + self.buffer.len()
     }
 
     /// The id of the key with row bytes `row`, interned if new.
@@ -65,6 +71,7 @@ impl State {
             row: row.into(),
             slices: BTreeMap::new(),
             timers: BTreeSet::new(),
+            buffered: 0,
         };
         let id = match self.free.pop() {
             Some(id) => {
@@ -125,6 +132,46 @@ impl State {
         self.bytes = self.bytes + after - before;
     }
 
+    /// Updates the buffered accumulators of (key, slice `end`) with `update`, starting from
+    /// `init` when none are buffered.
+    pub fn update_buffered(
+        &mut self,
+        key: KeyId,
+        end: i64,
+        init: impl FnOnce() -> Vec<Value>,
+        update: impl FnOnce(&mut [Value]),
+    ) {
+        use std::collections::hash_map::Entry;
+        let (is_new, before, after) = match self.buffer.entry((key, end)) {
+            Entry::Occupied(o) => {
+                let values = o.into_mut();
+                let before = values_size(values);
+                update(values);
+                (false, before, values_size(values))
+            }
+            Entry::Vacant(v) => {
+                let values = v.insert(init().into_boxed_slice());
+                update(values);
+                (true, 0, values_size(values))
+            }
+        };
+        if is_new {
+            self.entry_mut(key).buffered += 1;
+            self.bytes += SLICE_OVERHEAD;
+        }
+        self.bytes = self.bytes + after - before;
+    }
+
+    /// Empties the combine buffer: its (key, slice, accumulators), the keys still live.
+    pub fn take_buffered(&mut self) -> Vec<(KeyId, i64, Box<[Value]>)> {
+        let buffered: Vec<_> = self.buffer.drain().map(|((k, e), v)| (k, e, v)).collect();
+        for (key, _, values) in &buffered {
+            self.bytes -= SLICE_OVERHEAD + values_size(values);
+            self.entry_mut(*key).buffered -= 1;
+        }
+        buffered
+    }
+
     /// Replaces the accumulators of (key, slice `end`).
     pub fn put(&mut self, key: KeyId, end: i64, values: Vec<Value>) {
         let values = values.into_boxed_slice();
@@ -172,7 +219,7 @@ impl State {
     /// Forgets `key` if it holds no slice and no timer.
     pub fn release_if_empty(&mut self, key: KeyId) {
         let entry = self.entry(key);
-        if !entry.slices.is_empty() || !entry.timers.is_empty() {
+        if !entry.slices.is_empty() || !entry.timers.is_empty() || entry.buffered > 0 {
             return;
         }
         let entry = self.entries[key].take().expect("a live key");

@@ -157,7 +157,7 @@ class NativeOperatorTest {
                     assertTrue(e.getMessage().contains("argument `output_format` is " + format), e.getMessage());
                     assertEquals(MemorySegment.NULL, ArrowSchema.release(out), "out_schema written on failure");
                 }
-                for (int kind : new int[] {0, 3, -1}) {
+                for (int kind : new int[] {0, 4, -1}) {
                     NativeException e = assertThrows(NativeInvalidArgumentException.class,
                             () -> GatunNative.operatorCreate(kind, plan, in, expected, GatunNative.OUTPUT_ARROW, out));
                     assertTrue(e.getMessage().contains("argument `kind` is " + Integer.toUnsignedString(kind)),
