@@ -51,10 +51,10 @@ public final class WindowAggregateAdmission {
     static final String ONE_PHASE_REASON = "a one-phase window aggregate is not admitted natively (the global"
             + " phase of a two-phase one is: table.optimizer.agg-phase-strategy)";
 
-    /** Why a HOP or CUMULATE window whose slice ends are not Flink's buffer trigger points stays on Flink. */
-    static final String MISALIGNED_REASON = "a HOP or CUMULATE window whose slice ends are not the trigger"
-            + " points of Flink's window buffer (an offset, or a zone offset, that is not a multiple of the slide"
-            + " or step) is not admitted natively";
+    /** Why a window whose slice ends are not Flink's buffer trigger points stays on Flink. */
+    static final String MISALIGNED_REASON = "a window whose slice ends are not the trigger points of Flink's"
+            + " window buffer (an offset, or a zone offset, that is not a multiple of the size, slide or step) is not"
+            + " admitted natively";
 
     private final LocalAggregateAdmission windows;
     private final TableConfig config;
@@ -163,20 +163,19 @@ public final class WindowAggregateAdmission {
         }
         // Flink's slice interval (SliceAssigner.getSliceEndInterval) and shift zone (UTC for a TIMESTAMP rowtime)
         long interval = window.kind() == WindowSlicing.Kind.TUMBLE ? slicing.size() : slicing.step();
-        if (window.kind() != WindowSlicing.Kind.TUMBLE && !flushesAtSliceEnds(slicing, interval)) {
+        if (!flushesAtSliceEnds(slicing, interval)) {
             throw new NotAdmittedException(MISALIGNED_REASON);
         }
-        String shiftZone = slicing.zone() == null ? "UTC" : slicing.zone().getId();
         return NativeCalcSpec.windowAggregate(plan, inputType, readPaths, outputType,
                 config.get(GatunOptions.BATCH_ROWS), 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS,
-                slicing.summary(), interval, shiftZone);
+                slicing.summary());
     }
 
     /**
      * Whether Flink's window buffer flushes at slice ends: its trigger points are multiples of the slice
      * interval in epoch time (in local time for a zone with daylight saving time), blind to the window's
-     * offset and to a fixed zone offset. Where they are not slice ends, rows of a shared (HOP, CUMULATE)
-     * slice can reach Flink's state after the slice fired, which the native kernel does not reproduce.
+     * offset and to a fixed zone offset. Where they are not slice ends, rows can reach Flink's state after
+     * their window fired (Flink then never emits them), which the native kernel does not reproduce.
      */
     static boolean flushesAtSliceEnds(WindowSlicing slicing, long interval) {
         long shift = 0;

@@ -35,18 +35,6 @@ final class IslandKernel implements AutoCloseable {
         return handle.process(writer.finish(), progress);
     }
 
-    /** Runs a batch the writer sealed earlier (a window aggregate's buffer held it) through the kernel. */
-    RecordBatch processSealed(BatchWriter writer, RecordBatch batch) {
-        NativeOperator handle;
-        try {
-            handle = stateful(writer);
-        } catch (RuntimeException e) {
-            batch.close();
-            throw e;
-        }
-        return handle.process(batch, null);
-    }
-
     private NativeOperator handleFor(BatchWriter w) {
         if (w.carriesRowKind()) {
             if (withRowKind == null) {

@@ -71,10 +71,7 @@ public class IslandOperator extends TableStreamOperator<RowData>
     private transient IslandExit.Emitter emitter;
     private transient boolean timerPending;
     transient NativeCalcMetrics metrics;
-    /** A window aggregate's buffer (where its rows reach its state), else null. */
-    private transient WindowBuffer windowBuffer;
-    /** A window aggregate's {@code $slice_end} column (its input's last). */
-    private transient int sliceEndColumn;
+
     /** Pending row copies, only when chained to a legacy source (see the class comment). */
     private transient List<RowData> pendingRows;
     private transient RowDataSerializer rowCopier;
@@ -133,10 +130,6 @@ public class IslandOperator extends TableStreamOperator<RowData>
         kernel = new IslandKernel(spec, types, allocator);
         exit = IslandExit.of(spec, types);
         metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
-        if (spec.windowAggregate()) {
-            windowBuffer = new WindowBuffer(spec.windowFlushInterval(), spec.windowShiftZone());
-            sliceEndColumn = spec.inputType().getFieldCount() - 1;
-        }
     }
 
     /** The kernel's one handle of an island with state, created now if it was not. */
@@ -153,18 +146,12 @@ public class IslandOperator extends TableStreamOperator<RowData>
         if (pendingRows == null) {
             write(element.getValue());
             full = writer.isFull();
-            if (windowBuffer != null) {
-                windowBuffer.buffered(element.getValue().getLong(sliceEndColumn));
-            }
+
         } else {
             pendingRows.add(rowCopier.copy(element.getValue()));
             full = pendingRows.size() == spec.batchRows();
         }
-        if (full && windowBuffer != null) {
-            if (windowBuffer.hold(writer.finish())) {
-                flush();
-            }
-        } else if (full) {
+        if (full) {
             flush();
         } else if (!timerPending && spec.latencyMillis() > 0) {
             timerPending = true;
@@ -282,9 +269,7 @@ public class IslandOperator extends TableStreamOperator<RowData>
      * or the windows a window aggregate fires.
      */
     private void advance(long watermark) {
-        if (windowBuffer == null || windowBuffer.flushesAt(watermark)) {
-            flush();
-        }
+        flush();
         if (spec.localAggregate() || spec.windowAggregate()) {
             emitGroups(() -> kernel.advance(writer, watermark), false);
         }
@@ -317,20 +302,6 @@ public class IslandOperator extends TableStreamOperator<RowData>
                 write(row);
             }
             pendingRows.clear();
-        }
-        if (windowBuffer != null) {
-            windowBuffer.flushed();
-            List<RecordBatch> held = windowBuffer.take();
-            for (int i = 0; i < held.size(); i++) {
-                try {
-                    emit(kernel.processSealed(writer, held.get(i)));
-                } catch (RuntimeException e) {
-                    held.subList(i + 1, held.size()).forEach(RecordBatch::close);
-                    throw explain(e);
-                }
-                heldChanged();
-                budget.check(allocator);
-            }
         }
         if (writer.rowCount() == 0) {
             return;
@@ -391,8 +362,7 @@ public class IslandOperator extends TableStreamOperator<RowData>
     private void closeNative() {
         NativeAllocator a = allocator;
         try (IslandKernel k = kernel;
-             BatchWriter w = writer;
-             WindowBuffer b = windowBuffer) {
+             BatchWriter w = writer) {
             if (w != null) {
                 w.discard();
             }
@@ -403,7 +373,6 @@ public class IslandOperator extends TableStreamOperator<RowData>
             allocator = null;
             kernel = null;
             writer = null;
-            windowBuffer = null;
             if (a != null) {
                 budget.closed(a);
             }

@@ -41,10 +41,6 @@ import org.apache.flink.table.types.logical.RowType;
  *     island whose kernel keeps the accumulators of every key and slice as native state, fires the
  *     windows on watermarks and writes its state into Flink's raw keyed state at checkpoints
  *     ({@code window} then holds its window); false in plans compiled before it existed
- * @param windowFlushInterval a window aggregate's slice interval (ms): Flink's window buffer flushes
- *     at the watermarks {@code TimeWindowUtil.getNextTriggerWatermark} derives from it; 0 otherwise
- * @param windowShiftZone a window aggregate's shift zone (Flink's, {@code UTC} for a {@code TIMESTAMP}
- *     rowtime); null otherwise
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -65,9 +61,7 @@ public record NativeCalcSpec(
         @JsonProperty("groupLimit") long groupLimit,
         @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis,
         @JsonProperty("window") String window,
-        @JsonProperty("windowAggregate") boolean windowAggregate,
-        @JsonProperty("windowFlushInterval") long windowFlushInterval,
-        @JsonProperty("windowShiftZone") String windowShiftZone) implements Serializable {
+        @JsonProperty("windowAggregate") boolean windowAggregate) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -89,10 +83,9 @@ public record NativeCalcSpec(
             throw new IllegalArgumentException("miniBatchIntervalMillis " + miniBatchIntervalMillis
                     + " needs a local aggregate with a bundle");
         }
-        if (windowAggregate && (window == null || assignsWatermarks || !insertOnlyInput || windowFlushInterval <= 0
-                || windowShiftZone == null)) {
-            throw new IllegalArgumentException("a window aggregate has a window, its flush interval and shift zone,"
-                    + " an insert-only input and assigns no watermarks");
+        if (windowAggregate && (window == null || assignsWatermarks || !insertOnlyInput)) {
+            throw new IllegalArgumentException("a window aggregate has a window, an insert-only input and assigns"
+                    + " no watermarks");
         }
         if (window != null && (bundleRows != 0 || groupLimit != 0)) {
             throw new IllegalArgumentException("a local window aggregate has no bundle and no group limit: "
@@ -110,14 +103,14 @@ public record NativeCalcSpec(
                           long miniBatchIntervalMillis) {
         this(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows, latencyMillis,
                 nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, groupLimit, miniBatchIntervalMillis,
-                null, false, 0, null);
+                null, false);
     }
 
     /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
     public NativeCalcSpec withWindow(String summary) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
                 latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0,
-                Objects.requireNonNull(summary, "window"), false, 0, null);
+                Objects.requireNonNull(summary, "window"), false);
     }
 
     /**
@@ -126,11 +119,9 @@ public record NativeCalcSpec(
      */
     public static NativeCalcSpec windowAggregate(byte[] substraitPlan, RowType inputType, List<int[]> readPaths,
                                                  RowType outputType, int batchRows, long latencyMillis,
-                                                 boolean nanosecondTimestamps, boolean flinkRowsExit, String window,
-                                                 long flushInterval, String shiftZone) {
+                                                 boolean nanosecondTimestamps, boolean flinkRowsExit, String window) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, true, batchRows, latencyMillis,
-                nanosecondTimestamps, flinkRowsExit, false, 0, 0, 0, Objects.requireNonNull(window, "window"), true,
-                flushInterval, shiftZone);
+                nanosecondTimestamps, flinkRowsExit, false, 0, 0, 0, Objects.requireNonNull(window, "window"), true);
     }
 
     /** A Calc island (projections and filter). */
@@ -139,7 +130,7 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null, false, 0, null);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null, false);
     }
 
     /** Whether the island is a local (group or window) aggregate (its kernel keeps groups across batches). */
@@ -212,8 +203,7 @@ public record NativeCalcSpec(
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
                 && bundleRows == s.bundleRows && groupLimit == s.groupLimit
                 && miniBatchIntervalMillis == s.miniBatchIntervalMillis && Objects.equals(window, s.window)
-                && windowAggregate == s.windowAggregate && windowFlushInterval == s.windowFlushInterval
-                && Objects.equals(windowShiftZone, s.windowShiftZone)
+                && windowAggregate == s.windowAggregate
                 && pathsEqual(readPaths, s.readPaths);
     }
 
