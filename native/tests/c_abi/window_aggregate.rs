@@ -15,6 +15,7 @@ use arrow::datatypes::{
     DataType, Field, Float64Type, Int32Type, Int64Type, Schema, TimeUnit, TimestampMillisecondType,
 };
 use arrow::ffi::{from_ffi, FFI_ArrowArray};
+use datafusion::logical_expr::{binary_expr, Operator};
 use datafusion_substrait::substrait::proto::function_argument::ArgType;
 use datafusion_substrait::substrait::proto::plan_rel::RelType as PlanRelType;
 use datafusion_substrait::substrait::proto::rel::RelType;
@@ -876,4 +877,213 @@ fn local_accumulators_are_combined_before_the_state_as_flinks_buffer_does() {
         out.column(1).as_primitive::<Float64Type>().value(0),
         1e16 + 2.0
     );
+}
+
+#[test]
+fn a_nested_group_key_is_refused_at_create() {
+    let _guard = no_leaks();
+    use arrow::array::ListArray;
+    use arrow::datatypes::Int32Type;
+    let list = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![Some(vec![Some(1)])]);
+    let input = batch(vec![
+        ("k", Arc::new(list) as ArrayRef),
+        ("c", Arc::new(Int64Array::from(vec![1]))),
+        ("$slice_end", Arc::new(Int64Array::from(vec![1_000]))),
+    ]);
+    let schema = input.schema();
+    let projections = [("k", col("k")), ("c", col("c")), ("se", col("$slice_end"))];
+    let phase = AggregationPhase::IntermediateToResult;
+    let proto = agg_plan_proto(
+        &schema,
+        &projections,
+        None,
+        &[0],
+        &[M {
+            phase,
+            ..m("count", 1)
+        }],
+        &[],
+    );
+    let window = Window {
+        time_column: 2,
+        ..Window::tumble(1_000)
+    };
+    let bytes = with_enhancement(proto, WINDOW_TYPE_URL, window_bytes(&window, &[], 1, false))
+        .encode_to_vec();
+    let expected = Schema::new(vec![
+        schema.field(0).clone(),
+        Field::new("cnt", DataType::Int64, true),
+    ]);
+    let Err(err) = create_window(&bytes, &schema, &expected) else {
+        panic!("created");
+    };
+    assert_eq!(err.0, GATUN_ERR_PLAN);
+    assert!(err.1.contains("group key `k`"), "{}", err.1);
+}
+
+#[test]
+fn sections_of_subtasks_at_different_progress_restore_every_window_once() {
+    let _guard = no_leaks();
+    let window = hop(2_000, 1_000);
+    // subtask A saw watermark 999, subtask B 1999; each holds other keys
+    let a = global_handle(&window, true);
+    a.process(
+        &global_input(&[("a", 1, Some(1), Some(1.0), 1, 1, 1_000)]),
+        None,
+    )
+    .unwrap();
+    a.process(
+        &global_input(&[("a", 1, Some(2), Some(2.0), 2, 1, 2_000)]),
+        None,
+    )
+    .unwrap();
+    let mut before = fired(a.advance(999).unwrap());
+    let b = global_handle(&window, true);
+    b.process(
+        &global_input(&[("b", 1, Some(3), Some(3.0), 3, 1, 1_000)]),
+        None,
+    )
+    .unwrap();
+    b.process(
+        &global_input(&[("b", 1, Some(4), Some(4.0), 4, 1, 2_000)]),
+        None,
+    )
+    .unwrap();
+    before.extend(fired(b.advance(1_999).unwrap()));
+    let mut sections = snapshot(&a, 128).unwrap();
+    sections.extend(snapshot(&b, 128).unwrap());
+    let mut after = fired(a.advance(i64::MAX).unwrap());
+    after.extend(fired(b.advance(i64::MAX).unwrap()));
+    drop((a, b));
+    let restored = global_handle(&window, true);
+    for (_, s) in &sections {
+        restore(&restored, s).unwrap();
+    }
+    // the lowest progress (999) holds: B's fired windows have no timers left, so none repeats
+    assert!(restored.advance(999).unwrap().is_none());
+    let after = sorted(after);
+    assert_eq!(sorted(fired(restored.advance(i64::MAX).unwrap())), after);
+    // windows 1000, 2000 and 3000 of each key, each once
+    assert_eq!((before.len(), after.len()), (3, 3));
+}
+
+/// A one-phase plan over [`raw_rows`] with a FILTER column `f` (v > 1): `k`, the `measures`,
+/// the `properties`.
+fn one_phase(
+    window: &Window,
+    measures: &[M],
+    count_star: i64,
+    inserted: bool,
+    properties: &[u64],
+    expected: Schema,
+) -> Handle {
+    let schema = raw_rows(&[]).schema();
+    let projections = [
+        ("k", col("k")),
+        ("ts", col("ts")),
+        ("v", col("v")),
+        ("f", binary_expr(col("v"), Operator::Gt, lit(1i64))),
+    ];
+    let proto = agg_plan_proto(&schema, &projections, None, &[0], measures, &[]);
+    let bytes = with_enhancement(
+        proto,
+        WINDOW_TYPE_URL,
+        window_bytes(window, properties, count_star, inserted),
+    )
+    .encode_to_vec();
+    create_window(&bytes, &schema, &expected).unwrap()
+}
+
+#[test]
+fn one_phase_hop_with_a_filter_skips_empty_windows() {
+    let _guard = no_leaks();
+    let phase = AggregationPhase::InitialToResult;
+    let measures = [
+        M {
+            phase,
+            ..m("sum", 2)
+        }
+        .filtered(3),
+        M {
+            phase,
+            argument: None,
+            ..m("count", 0)
+        },
+    ];
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("s", DataType::Int64, true),
+        Field::new("window_start", ts(), false),
+        Field::new("window_end", ts(), false),
+    ]);
+    let h = one_phase(&hop(2_000, 1_000), &measures, 2, true, &[1, 2], expected);
+    h.process(
+        &raw_rows(&[("a", 500, Some(1)), ("a", 1_500, Some(2))]),
+        None,
+    )
+    .unwrap();
+    let out = h.advance(i64::MAX).unwrap().unwrap();
+    let s = out.column(1).as_primitive::<Int64Type>();
+    let start = out.column(2).as_primitive::<TimestampMillisecondType>();
+    let end = out.column(3).as_primitive::<TimestampMillisecondType>();
+    let got: Vec<_> = (0..out.num_rows())
+        .map(|i| {
+            (
+                s.is_valid(i).then(|| s.value(i)),
+                start.value(i),
+                end.value(i),
+            )
+        })
+        .collect();
+    // v = 1 is filtered out of the SUM, but its row keeps window 1000 non-empty
+    assert_eq!(
+        got,
+        vec![
+            (None, -1_000, 1_000),
+            (Some(2), 0, 2_000),
+            (Some(2), 1_000, 3_000)
+        ]
+    );
+}
+
+#[test]
+fn one_phase_ltz_windows_are_aligned_in_the_session_zone() {
+    let _guard = no_leaks();
+    let mut window = Window::tumble(86_400_000);
+    // Asia/Shanghai from 1992 on: +8h, no DST
+    window.zone = Some((
+        "Asia/Shanghai",
+        vec![684_867_600_000],
+        vec![32_400, 28_800],
+        false,
+    ));
+    let phase = AggregationPhase::InitialToResult;
+    let measures = [M {
+        phase,
+        argument: None,
+        ..m("count", 0)
+    }];
+    let ltz = DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into()));
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("cnt", DataType::Int64, false),
+        Field::new("window_start", ts(), false),
+        Field::new("window_end", ts(), false),
+        Field::new("window_time", ltz.clone(), false),
+    ]);
+    let h = one_phase(&window, &measures, 1, false, &[1, 2, 3], expected);
+    // 2024-03-10T20:00Z is 2024-03-11 04:00 in Shanghai
+    h.process(&raw_rows(&[("a", 1_710_100_800_000, Some(1))]), None)
+        .unwrap();
+    let end = 1_710_201_600_000; // local 2024-03-12T00:00, as Flink's TIMESTAMP value
+    let time = end - 1 - 8 * 3_600_000; // the instant of local 2024-03-11T23:59:59.999
+    assert!(h.advance(time - 1).unwrap().is_none());
+    let out = h.advance(time).unwrap().unwrap();
+    assert_eq!(out.schema().field(4).data_type(), &ltz);
+    let t = |c: usize| {
+        out.column(c)
+            .as_primitive::<TimestampMillisecondType>()
+            .value(0)
+    };
+    assert_eq!((t(2), t(3), t(4)), (end - 86_400_000, end, time));
 }

@@ -39,6 +39,7 @@ use crate::aggregate::scalar::{value_at, ScalarCall, Value};
 use crate::aggregate::window::{window_fired, FlushTrigger};
 use crate::aggregate::AggFunction;
 use crate::expr::{compile_expressions, Compiled};
+use crate::flink_row::ColumnKind;
 use crate::ops::calc::FILTER_NAME;
 use crate::{GatunError, GatunResult};
 use state::{KeyId, State};
@@ -237,6 +238,17 @@ impl WindowAggregateOperator {
                 Field::new(e.name(), column.data_type.clone(), e.is_nullable())
                     .with_metadata(e.metadata().clone()),
             );
+        }
+        if let Some(f) = fields
+            .iter()
+            .find(|f| ColumnKind::of(f.data_type()).is_none())
+        {
+            return Err(bad(format!(
+                "group key `{}` is {}: a key of a window aggregate is written as Flink's \
+                 BinaryRowData for its key group, which has no encoding for nested types",
+                f.name(),
+                f.data_type()
+            )));
         }
         let key_fields: Fields = fields.clone().into();
         let keys = RowConverter::new(

@@ -2,11 +2,14 @@
 //! (Flink's `window-aggs` value state, namespace = slice end) and the pending window timers
 //! (Flink's `window-timers`, namespace = window end), with the bytes it holds.
 //!
-//! Keys are Arrow row-format bytes (`arrow::row`), interned once; timers also sit in one
+//! Keys are Arrow row-format bytes (`arrow::row`), interned once in a hash map with DataFusion's
+//! default (fast, not DoS-resistant) hasher; timers also sit in one
 //! queue ordered by (timer instant, key, window end), the order they fire in (Flink's timer
 //! queue orders by instant; ties among keys have no order Flink promises).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use datafusion::common::HashMap;
 use std::mem::size_of;
 
 use crate::aggregate::scalar::Value;
@@ -141,7 +144,7 @@ impl State {
         init: impl FnOnce() -> Vec<Value>,
         update: impl FnOnce(&mut [Value]),
     ) {
-        use std::collections::hash_map::Entry;
+        use datafusion::common::hash_map::Entry;
         let (is_new, before, after) = match self.buffer.entry((key, end)) {
             Entry::Occupied(o) => {
                 let values = o.into_mut();
