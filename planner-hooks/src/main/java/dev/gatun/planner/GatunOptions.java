@@ -75,4 +75,12 @@ public final class GatunOptions {
                     + " and starts over (Flink's local hash aggregate does the same when its managed memory is"
                     + " full). Checked after each input batch, so up to gatun.batch.rows more may be held."
                     + " Higher reduces more before the shuffle and holds more native memory.");
+
+    public static final ConfigOption<Boolean> WINDOW_AGGREGATE_ENABLED = key("gatun.aggregate.window.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Run the global phase of two-phase window aggregates natively, its accumulators kept"
+                    + " as native state (bounded by taskmanager.memory.task.off-heap.size, checkpointed into Flink's"
+                    + " raw keyed state). false keeps them on Flink. Their state is not Flink's window state: a"
+                    + " savepoint restores only with the setting it was taken with.");
 }

@@ -138,7 +138,7 @@ class CompiledPlanTest {
     }
 
     @Test
-    void aCompiledPlanCarriesTheNativeLocalWindowAggregateAndRunsItNativelyOrStock() throws Exception {
+    void aCompiledPlanCarriesTheNativeWindowAggregatesAndRunsThemNativelyOrStock() throws Exception {
         q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
         q.set("table.local-time-zone", "America/Los_Angeles");
         q.sql("CREATE TEMPORARY TABLE tl (wl AS TO_TIMESTAMP_LTZ(1710000000000 + id * 600000"
@@ -147,7 +147,8 @@ class CompiledPlanTest {
         String query = "SELECT window_start, window_end, MOD(id, 5) AS k, COUNT(*) AS c, SUM(b) AS total"
                 + " FROM TABLE(HOP(TABLE tl, DESCRIPTOR(wl), INTERVAL '2' HOUR, INTERVAL '6' HOUR)) WHERE a > 0"
                 + " GROUP BY window_start, window_end, MOD(id, 5)";
-        assertTrue(q.explain(query).contains("native: LocalWindowAggregate("), q.explain(query));
+        assertTrue(q.explain(query).contains("native: LocalWindowAggregate(")
+                && q.explain(query).contains("native: GlobalWindowAggregate("), q.explain(query));
         List<String> expected = q.run(query, false);
         assertFalse(expected.isEmpty());
         for (boolean nativeEnabled : new boolean[] {true, false}) {
@@ -161,7 +162,10 @@ class CompiledPlanTest {
             assertTrue(json.contains("\"gatun-stream-exec-native-local-window-aggregate_1\"")
                     && json.contains("\"nativeLocalAggregate\"") && json.contains("\"windowing\"")
                     && json.contains("HOP(size=21600000ms, slide=7200000ms, zone=America/Los_Angeles)")
-                    && !json.contains("\"stream-exec-local-window-aggregate_1\""), json);
+                    && !json.contains("\"stream-exec-local-window-aggregate_1\"")
+                    && json.contains("\"gatun-stream-exec-native-global-window-aggregate_1\"")
+                    && json.contains("\"namedWindowProperties\"")
+                    && !json.contains("\"stream-exec-global-window-aggregate_1\""), json);
             q.set("table.local-time-zone", "UTC");
             q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
             try {
@@ -170,6 +174,9 @@ class CompiledPlanTest {
                 rows.sort(null);
                 assertEquals(expected, rows, "native enabled: " + nativeEnabled);
                 assertEquals(nativeEnabled, nativeRowsIn(job) > 0, "native enabled: " + nativeEnabled);
+                assertEquals(nativeEnabled, GatunCounters.of(job).entrySet().stream().anyMatch(e -> e.getKey()
+                        .contains("GlobalWindowAggregate") && e.getKey().endsWith(".gatun.rowsIn")
+                        && e.getValue().getCount() > 0), "the native global window aggregate ran: " + nativeEnabled);
             } finally {
                 q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
             }

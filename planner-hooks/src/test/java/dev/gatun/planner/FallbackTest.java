@@ -41,6 +41,49 @@ class FallbackTest {
         return plan.substring(plan.indexOf("== Gatun =="));
     }
 
+    /**
+     * A window aggregate whose global phase stays on Flink says why: a processing-time window, an emit
+     * strategy, a one-phase plan, a window computed by a separate window table function,
+     * {@code gatun.aggregate.window.enabled=false} (no decision at all).
+     */
+    @Test
+    void windowAggregatesThatStayStockSayWhy() throws Exception {
+        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS tw (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
+                + " pt AS PROCTIME(), WATERMARK FOR wts AS wts - INTERVAL '1' SECOND) LIKE t");
+        String event = "SELECT window_start, window_end, s, COUNT(*), SUM(a) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts),"
+                + " INTERVAL '1' DAY)) GROUP BY window_start, window_end, s";
+        String proctime = "SELECT window_start, window_end, s, COUNT(*) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(pt),"
+                + " INTERVAL '1' DAY)) GROUP BY window_start, window_end, s";
+        String separate = "SELECT window_start, window_end, s, COUNT(*) FROM (SELECT window_start, window_end, s"
+                + " FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts), INTERVAL '1' DAY)) WHERE a > 0 OR s IS NULL"
+                + " UNION ALL SELECT window_start, window_end, s FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts),"
+                + " INTERVAL '1' DAY)) WHERE a < 0) GROUP BY window_start, window_end, s";
+        try {
+            q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+            assertTrue(gatunSection(event).contains("native: GlobalWindowAggregate("), gatunSection(event));
+            String proc = gatunSection(proctime);
+            assertTrue(proc.contains("a processing-time window is not admitted natively"), proc);
+            String apart = gatunSection(separate);
+            assertTrue(apart.contains("stock (the window is WindowAttachedWindowingStrategy"), apart);
+            q.set("table.exec.emit.allow-lateness", "1 min");
+            String emit = gatunSection(event);
+            assertTrue(emit.contains("stock (an emit strategy (table.exec.emit.allow-lateness) is not admitted"
+                    + " natively): GlobalWindowAggregate("), emit);
+            q.env().getConfig().getConfiguration().removeConfig(
+                    org.apache.flink.table.planner.plan.utils.WindowEmitStrategy.TABLE_EXEC_EMIT_ALLOW_LATENESS());
+            q.set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+            String onePhase = gatunSection(event);
+            assertTrue(onePhase.contains("stock (a one-phase window aggregate is not admitted natively"), onePhase);
+            q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+            q.set("gatun.aggregate.window.enabled", "false");
+            assertTrue(!gatunSection(event).contains("GlobalWindowAggregate("), gatunSection(event));
+            assertEquals(q.run(event, false), q.run(event, true));
+        } finally {
+            q.set("gatun.aggregate.window.enabled", "true");
+            q.set("table.optimizer.agg-phase-strategy", "AUTO");
+        }
+    }
+
     @Test
     void aPureReorderingStaysStockUnlessForced() throws Exception {
         String sql = "SELECT s, id FROM t WHERE id IS NOT NULL OR id IS NULL";

@@ -132,15 +132,20 @@ class FaultToleranceTest {
     }
 
     @Test
-    void aNativeLocalWindowAggregateRestartsWithExactlyTheStockWindows() throws Exception {
+    void nativeWindowAggregatesRestartWithExactlyTheStockWindows() throws Exception {
         List<String> stock = runLocalWindowAggregate(false, Failure.NONE);
         assertFalse(stock.isEmpty());
         assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE), "source failure: none lost, none twice");
         assertEquals(stock, runLocalWindowAggregate(true, Failure.SINK), "sink failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE),
+                "failure in the native window operator's task: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
 
-    /** A native local window aggregate (two-phase HOP windows) with {@code failure}: the committed windows, sorted. */
+    /**
+     * Native local and global window aggregates (two-phase HOP windows, the global one's state native)
+     * with {@code failure}: the committed windows, sorted.
+     */
     private static List<String> runLocalWindowAggregate(boolean nativeEnabled, Failure failure) throws Exception {
         String run = UUID.randomUUID().toString();
         Map<String, String> settings = new HashMap<>(RuntimeJobs.checkpointed());
@@ -151,16 +156,26 @@ class FaultToleranceTest {
         tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (k INT, we TIMESTAMP(3), c BIGINT, total BIGINT, top BIGINT)"
                 + " " + (failure == Failure.SINK ? CommitSinkFactory.withFailure("sink-" + run, FAIL_AT / 10)
                         : CommitSinkFactory.with("sink-" + run)));
-        String insert = "INSERT INTO sink_t SELECT k, window_end, COUNT(*), SUM(v * 2), MAX(v) FILTER (WHERE MOD(id, 2) = 0)"
+        String windows = "SELECT k, window_end AS we, COUNT(*) AS c, SUM(v * 2) AS total,"
+                + " MAX(v) FILTER (WHERE MOD(id, 2) = 0) AS top"
                 + " FROM TABLE(HOP(TABLE src, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '20' SECOND)) WHERE v > 0"
                 + " GROUP BY window_start, window_end, k";
+        // the window operator's task fails: a function chained right after it throws once
+        tEnv.createTemporarySystemFunction("FAIL_ONCE", FailOnceFunction.class);
+        String insert = failure == Failure.GLOBAL_AGGREGATE
+                ? "INSERT INTO sink_t SELECT k, we, FAIL_ONCE(c, '" + run + "', " + FAIL_AT / 20 + "), total, top FROM ("
+                        + windows + ")"
+                : "INSERT INTO sink_t " + windows;
         if (nativeEnabled) {
             String plan = Gatun.explain(tEnv, insert);
-            assertTrue(plan.contains("native: LocalWindowAggregate(") && !plan.contains("stock ("), plan);
+            assertTrue(plan.contains("native: LocalWindowAggregate(") && plan.contains("native: GlobalWindowAggregate(")
+                    && plan.lines().filter(l -> l.startsWith("stock (")).allMatch(l -> l.contains("FAIL_ONCE")), plan);
         }
         tEnv.executeSql(insert).await();
         assertEquals(failure == Failure.SOURCE, PacedSourceFactory.failed("src-" + run), "the source failure happened");
         assertEquals(failure == Failure.SINK, CommitSinkFactory.failed("sink-" + run), "the sink failure happened");
+        assertEquals(failure == Failure.GLOBAL_AGGREGATE, FailOnceFunction.failed(run),
+                "the window operator's failure happened");
         assertTrue(CommitSinkFactory.committedByCheckpoint("sink-" + run).size() > 1, "committed over several checkpoints");
         List<String> rows = new ArrayList<>(CommitSinkFactory.committed("sink-" + run));
         rows.sort(null);

@@ -100,14 +100,14 @@ class OperatorIdentityTest {
     }
 
     @Test
-    void aNativeLocalWindowAggregateKeepsTheOperatorIdsAndChainsOfTheStockOnes() {
+    void nativeLocalAndGlobalWindowAggregatesKeepTheOperatorIdsAndChainsOfTheStockOnes() {
         String window = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v * 3 + 1) FROM TABLE(CUMULATE(TABLE srcw,"
                 + " DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE)) WHERE MOD(id, 5) <> 0"
                 + " GROUP BY window_start, window_end, k";
         Map<String, String> twoPhase = Map.of("table.optimizer.agg-phase-strategy", "TWO_PHASE");
         for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
-            Graph stock = graph(false, uids, window, twoPhase, "native: LocalWindowAggregate(");
-            Graph gatun = graph(true, uids, window, twoPhase, "native: LocalWindowAggregate(");
+            Graph stock = graph(false, uids, window, twoPhase, "native: GlobalWindowAggregate(");
+            Graph gatun = graph(true, uids, window, twoPhase, "native: GlobalWindowAggregate(");
             assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
             assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
         }

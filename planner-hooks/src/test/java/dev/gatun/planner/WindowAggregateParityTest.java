@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.rewrite.CalcDecision;
+import dev.gatun.planner.testing.GatunCounters;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.TestTables;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.flink.table.functions.ScalarFunction;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,13 +27,15 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The native local window aggregate against stock Flink: two-phase window aggregation over TUMBLE,
- * HOP and CUMULATE window table functions on event time, each query's whole changelog stock vs Gatun
+ * The native local and global window aggregates against stock Flink: two-phase window aggregation over
+ * TUMBLE, HOP and CUMULATE window table functions on event time, each query's whole changelog stock vs Gatun
  * (the global window aggregate emits each window once, when the watermark passes it, so the changelog
  * is deterministic; with parallelism 1 the rows that are late, which the global phase drops, are the
  * same rows too). Windows on {@code TIMESTAMP_LTZ} run in UTC, Asia/Shanghai and America/Los_Angeles
- * (across the 2024 DST change). Each query also states its planning: a native local window aggregate,
- * or the reason it stays on Flink (in EXPLAIN too).
+ * (across the 2024 DST change); {@code tj} arrives out of order (within and beyond its watermark's
+ * delay). Each query also states its planning: a native local and global window aggregate, or the
+ * reason each stays on Flink (in EXPLAIN too); the global phase goes native also where its local phase
+ * stays on Flink, and every native global window aggregate of a job ran.
  */
 @ExtendWith(LeakCheckExtension.class)
 @ExtendWith(SharedMiniCluster.class)
@@ -41,7 +45,7 @@ class WindowAggregateParityTest {
      * runs natively); {@code run} false for a query whose result is not deterministic (checked as a
      * plan only).
      */
-    record Query(String sql, String zone, String fallback, boolean mayBeEmpty, boolean run) {}
+    record Query(String sql, String zone, String fallback, String globalFallback, boolean mayBeEmpty, boolean run) {}
 
     private static final String[] ZONES = {"UTC", "Asia/Shanghai", "America/Los_Angeles"};
 
@@ -105,8 +109,8 @@ class WindowAggregateParityTest {
                 + " GROUP BY " + W));
         q.add(n("SELECT " + W + ", s, COUNT(*) FILTER (WHERE a < 0), MAX(d) FROM "
                 + cumulate("tw", "wts", "'2' HOUR", "'12' HOUR") + " GROUP BY " + W + ", s"));
-        q.add(n("SELECT " + W + ", MOD(id, 2), COUNT(*), AVG(a) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts),"
-                + " INTERVAL '1' DAY, INTERVAL '5' HOUR)) GROUP BY " + W + ", MOD(id, 2)"));
+        q.add(global(MISALIGNED, "UTC", "SELECT " + W + ", MOD(id, 2), COUNT(*), AVG(a) FROM TABLE(TUMBLE(TABLE tw,"
+                + " DESCRIPTOR(wts), INTERVAL '1' DAY, INTERVAL '5' HOUR)) GROUP BY " + W + ", MOD(id, 2)"));
         // tn: in order, from 1969 (negative epoch ms) into 1970
         q.add(n("SELECT " + W + ", COUNT(*), SUM(a), MIN(s) FROM " + tumble("tn", "wts", "'1' HOUR")
                 + " GROUP BY " + W));
@@ -114,21 +118,67 @@ class WindowAggregateParityTest {
                 + " GROUP BY " + W + ", MOD(id, 2)"));
         q.add(n("SELECT " + W + ", COUNT(*), AVG(d) FROM " + cumulate("tn", "wts", "'20' MINUTE", "'3' HOUR")
                 + " GROUP BY " + W));
-        q.add(n("SELECT " + W + ", COUNT(*) FROM TABLE(HOP(TABLE tn, DESCRIPTOR(wts), INTERVAL '1' HOUR,"
-                + " INTERVAL '3' HOUR, INTERVAL '-17' MINUTE)) GROUP BY " + W));
+        q.add(global(MISALIGNED, "UTC", "SELECT " + W + ", COUNT(*) FROM TABLE(HOP(TABLE tn, DESCRIPTOR(wts),"
+                + " INTERVAL '1' HOUR, INTERVAL '3' HOUR, INTERVAL '-17' MINUTE)) GROUP BY " + W));
         // tl: TIMESTAMP_LTZ rowtimes over the 2024-03-10 DST change in Los Angeles, some late
         for (String zone : ZONES) {
-            q.add(nz(zone, "SELECT " + W + ", COUNT(*), SUM(a), MAX(s) FROM " + tumble("tl", "wl", "'1' DAY")
-                    + " GROUP BY " + W));
+            // Shanghai's fixed +8 hours is no multiple of a day or of 3 hours: Flink's window buffer flushes
+            // at trigger points that are not slice ends there
+            String misaligned = zone.equals("Asia/Shanghai") ? MISALIGNED : null;
+            q.add(global(misaligned, zone, "SELECT " + W + ", COUNT(*), SUM(a), MAX(s) FROM "
+                    + tumble("tl", "wl", "'1' DAY") + " GROUP BY " + W));
             q.add(nz(zone, "SELECT " + W + ", MOD(id, 3), COUNT(*), MIN(b) FROM " + tumble("tl", "wl", "'1' HOUR")
                     + " GROUP BY " + W + ", MOD(id, 3)"));
-            q.add(nz(zone, "SELECT " + W + ", COUNT(*), AVG(d) FROM " + hop("tl", "wl", "'3' HOUR", "'12' HOUR")
-                    + " GROUP BY " + W));
+            q.add(global(misaligned, zone, "SELECT " + W + ", COUNT(*), AVG(d)"
+                    + " FROM " + hop("tl", "wl", "'3' HOUR", "'12' HOUR") + " GROUP BY " + W));
             q.add(nz(zone, "SELECT " + W + ", s IS NULL, COUNT(*), MAX(wl), MIN(wl) FROM "
                     + cumulate("tl", "wl", "'2' HOUR", "'1' DAY") + " GROUP BY " + W + ", s IS NULL"));
             q.add(nz(zone, "SELECT " + W + ", COUNT(*) FILTER (WHERE a > 0), SUM(amount) FROM "
                     + tumble("tl", "wl", "'30' MINUTE") + " WHERE MOD(id, 4) <> 1 GROUP BY " + W));
         }
+        // tj: out of order, within the watermark's 5 minutes and beyond (late)
+        String hour = tumble("tj", "wts", "'1' HOUR");
+        q.add(n("SELECT " + W + ", COUNT(*), COUNT(a), SUM(a), MIN(a), MAX(a), AVG(a) FROM " + hour + " GROUP BY " + W));
+        q.add(n("SELECT " + W + ", a, COUNT(*), SUM(b), AVG(b) FROM " + hour + " GROUP BY " + W + ", a"));
+        q.add(n("SELECT " + W + ", s, COUNT(d), SUM(d), MIN(d), MAX(d), AVG(d) FROM " + tumble("tj", "wts", "'20' MINUTE")
+                + " GROUP BY " + W + ", s"));
+        q.add(n("SELECT " + W + ", MOD(id, 5), COUNT(amount), SUM(amount), MIN(amount), MAX(amount), AVG(amount)"
+                + " FROM " + tumble("tj", "wts", "'45' MINUTE") + " GROUP BY " + W + ", MOD(id, 5)"));
+        q.add(n("SELECT " + W + ", window_time, MIN(s), MAX(s), MIN(ts), MAX(ts), COUNT(ts) FROM " + hour
+                + " GROUP BY " + W + ", window_time"));
+        q.add(n("SELECT window_start, COUNT(*), MAX(b) FROM " + hop("tj", "wts", "'10' MINUTE", "'1' HOUR")
+                + " GROUP BY " + W));
+        q.add(n("SELECT " + W + ", a IS NULL, SUM(a), COUNT(*) FROM " + hop("tj", "wts", "'15' MINUTE", "'45' MINUTE")
+                + " GROUP BY " + W + ", a IS NULL"));
+        q.add(n("SELECT " + W + ", window_time, s, MAX(d), MIN(b) FROM " + hop("tj", "wts", "'30' MINUTE", "'2' HOUR")
+                + " GROUP BY " + W + ", window_time, s"));
+        q.add(n("SELECT " + W + ", COUNT(*), COUNT(*) FILTER (WHERE a > 0), AVG(amount) FROM "
+                + hop("tj", "wts", "'20' MINUTE", "'1' HOUR") + " GROUP BY " + W));
+        q.add(n("SELECT " + W + ", COUNT(*), SUM(a), MAX(s) FROM " + cumulate("tj", "wts", "'10' MINUTE", "'1' HOUR")
+                + " GROUP BY " + W));
+        q.add(n("SELECT " + W + ", MOD(id, 3), AVG(d), MIN(amount), COUNT(b) FROM "
+                + cumulate("tj", "wts", "'15' MINUTE", "'2' HOUR") + " GROUP BY " + W + ", MOD(id, 3)"));
+        q.add(n("SELECT " + W + ", window_time, a, COUNT(*) FILTER (WHERE s IS NOT NULL), SUM(b) FILTER (WHERE a < 0)"
+                + " FROM " + cumulate("tj", "wts", "'30' MINUTE", "'3' HOUR") + " GROUP BY " + W + ", window_time, a"));
+        q.add(n("SELECT " + W + ", s, a, COUNT(*) FROM " + tumble("tj", "wts", "'10' MINUTE") + " GROUP BY " + W
+                + ", s, a"));
+        q.add(global(MISALIGNED, "UTC", "SELECT " + W + ", COUNT(*) FROM TABLE(TUMBLE(TABLE tj, DESCRIPTOR(wts),"
+                + " INTERVAL '1' HOUR, INTERVAL '7' MINUTE)) GROUP BY " + W));
+        q.add(global(MISALIGNED, "UTC", "SELECT " + W + ", SUM(b), MAX(a) FROM TABLE(CUMULATE(TABLE tj,"
+                + " DESCRIPTOR(wts), INTERVAL '20' MINUTE, INTERVAL '1' HOUR, INTERVAL '5' MINUTE)) GROUP BY " + W));
+        q.add(n("SELECT " + W + ", MOD(id, 7), COUNT(*), SUM(d) FROM " + tumble("tw", "wts", "'1' DAY")
+                + " WHERE d IS NOT NULL GROUP BY " + W + ", MOD(id, 7)"));
+        q.add(n("SELECT " + W + ", COUNT(*), MIN(b), MAX(b) FROM " + hop("tn", "wts", "'10' MINUTE", "'30' MINUTE")
+                + " GROUP BY " + W));
+        q.add(n("SELECT " + W + ", s, COUNT(*), SUM(a) FROM " + cumulate("tn", "wts", "'30' MINUTE", "'2' HOUR")
+                + " GROUP BY " + W + ", s"));
+        // a UDF keeps the local phase (with its Calc) on Flink; the global phase still goes native
+        q.add(local("has no native translation", "SELECT " + W + ", k, COUNT(*), SUM(a), AVG(d) FROM "
+                + tumble("tk", "wts", "'1' HOUR") + " GROUP BY " + W + ", k"));
+        q.add(local("has no native translation", "SELECT " + W + ", COUNT(*), MAX(s) FROM "
+                + hop("tk", "wts", "'30' MINUTE", "'90' MINUTE") + " WHERE ka > 0 GROUP BY " + W));
+        q.add(local("has no native translation", "SELECT " + W + ", k, MIN(b), COUNT(a) FROM "
+                + cumulate("tk", "wts", "'20' MINUTE", "'1' HOUR") + " GROUP BY " + W + ", k"));
         // what stays on Flink, and why
         q.add(stock("DISTINCT aggregates are not admitted natively",
                 "SELECT " + W + ", COUNT(DISTINCT a) FROM " + day + " GROUP BY " + W, true));
@@ -141,25 +191,47 @@ class WindowAggregateParityTest {
     }
 
     private static Query n(String sql) {
-        return new Query(sql, "UTC", null, false, true);
+        return new Query(sql, "UTC", null, null, false, true);
     }
 
     private static Query nz(String zone, String sql) {
-        return new Query(sql, zone, null, false, true);
+        return new Query(sql, zone, null, null, false, true);
     }
 
     private static Query empty(String sql) {
-        return new Query(sql, "UTC", null, true, true);
+        return new Query(sql, "UTC", null, null, true, true);
     }
 
+    /** Both phases stay on Flink for {@code reason}. */
     private static Query stock(String reason, String sql, boolean run) {
-        return new Query(sql, "UTC", reason, false, run);
+        return new Query(sql, "UTC", reason, reason, false, run);
+    }
+
+    private static final String MISALIGNED = "slice ends are not the trigger points of Flink's window buffer";
+
+    /** The local phase goes native; the global one stays on Flink for {@code reason} (null: native too). */
+    private static Query global(String reason, String zone, String sql) {
+        return new Query(sql, zone, null, reason, false, true);
+    }
+
+    /** The local phase stays on Flink for {@code reason}, the global one goes native. */
+    private static Query local(String reason, String sql) {
+        return new Query(sql, "UTC", reason, null, false, true);
+    }
+
+    /** A scalar function Gatun has no translation for. */
+    public static final class PlusOne extends ScalarFunction {
+        public Integer eval(Integer x) {
+            return x == null ? null : x + 1;
+        }
     }
 
     private static Queries q;
     /** Per zone and side, each query's changelog (or why its job failed). */
     private static Map<String, Map<String, Object>> stockRows;
     private static Map<String, Map<String, Object>> nativeRows;
+    /** Per zone, "n of m": native global window aggregates that reported rows, of those planned. */
+    private static final Map<String, String> GLOBALS_RAN = new HashMap<>();
 
     @BeforeAll
     static void tables() {
@@ -171,6 +243,12 @@ class WindowAggregateParityTest {
         q.sql("CREATE TEMPORARY TABLE tn (wts AS CAST(TIMESTAMPADD(MINUTE, CAST(id AS INT) * 7 - 1000,"
                 + " TIMESTAMP '1970-01-01 00:00:00') AS TIMESTAMP(3)), WATERMARK FOR wts AS wts) LIKE t");
         // every 9th row two hours back, beyond the watermark's 30 minutes: late
+        // minute by minute from 2024, each row up to 10 minutes later than that, beyond the watermark's 5: late
+        q.sql("CREATE TEMPORARY TABLE tj (wts AS CAST(TIMESTAMPADD(SECOND, CAST(id AS INT) * 60"
+                + " + CAST(MOD(id * 37, 600) AS INT), TIMESTAMP '2024-01-01 00:00:00') AS TIMESTAMP(3)),"
+                + " WATERMARK FOR wts AS wts - INTERVAL '5' MINUTE) LIKE t");
+        q.env().createTemporarySystemFunction("PLUS_ONE", PlusOne.class);
+        q.sql("CREATE TEMPORARY VIEW tk AS SELECT *, PLUS_ONE(MOD(CAST(id AS INT), 4)) AS k, PLUS_ONE(a) AS ka FROM tj");
         q.sql("CREATE TEMPORARY TABLE tl (wl AS TO_TIMESTAMP_LTZ(1710000000000 + id * 600000"
                 + " - CASE WHEN MOD(id, 9) = 4 THEN 7200000 ELSE 0 END, 3),"
                 + " WATERMARK FOR wl AS wl - INTERVAL '30' MINUTE) LIKE t");
@@ -185,10 +263,21 @@ class WindowAggregateParityTest {
     }
 
     @Test
-    void theSuiteHasAtLeast36WindowQueriesAndWithTheGroupQueries80() {
-        assertTrue(QUERIES.size() >= 36, "only " + QUERIES.size());
+    void theSuiteHasAtLeast60WindowQueriesAndWithTheGroupQueries80() {
+        assertTrue(QUERIES.size() >= 60, "only " + QUERIES.size());
         assertTrue(QUERIES.size() + AggregateParityTest.QUERY_COUNT >= 80,
                 "only " + (QUERIES.size() + AggregateParityTest.QUERY_COUNT));
+    }
+
+    @Test
+    void everyNativeGlobalWindowAggregateRan() throws Exception {
+        runAll();
+        for (String zone : ZONES) {
+            String ran = GLOBALS_RAN.get(zone);
+            assertTrue(ran != null, "the native job of zone " + zone + " failed as a whole");
+            String[] counts = ran.split(" of ");
+            assertEquals(counts[1], counts[0], "native global window aggregates that ran in zone " + zone);
+        }
     }
 
     @TestFactory
@@ -203,7 +292,19 @@ class WindowAggregateParityTest {
         List<CalcDecision> aggregates = decisions.stream()
                 .filter(d -> d.calc().startsWith("LocalWindowAggregate")).toList();
         assertFalse(aggregates.isEmpty(), "no local window aggregate decided in " + query.sql() + ": " + decisions);
+        List<CalcDecision> globals = decisions.stream()
+                .filter(d -> d.calc().startsWith("GlobalWindowAggregate")).toList();
+        assertEquals(1, globals.size(), "one global window aggregate decided in " + query.sql() + ": " + decisions);
+        CalcDecision global = globals.get(0);
+        if (query.globalFallback() == null) {
+            assertTrue(global.isNative(), "expected a native global window aggregate, got " + global);
+        } else {
+            assertTrue(!global.isNative() && global.reason().contains(query.globalFallback()),
+                    "expected the global window aggregate to stay stock with a reason containing '"
+                            + query.globalFallback() + "', got " + global);
+        }
         String explained = q.explain(query.sql());
+        assertEquals(query.globalFallback() == null, explained.contains("state=keyed, window="), explained);
         if (query.fallback() == null) {
             for (CalcDecision d : aggregates) {
                 assertTrue(d.isNative(), "expected a native local window aggregate, got " + d);
@@ -250,6 +351,14 @@ class WindowAggregateParityTest {
             q.set("table.local-time-zone", zone);
             stock.put(zone, runSide(sqls, false));
             gatun.put(zone, runSide(sqls, true));
+            if (!(gatun.get(zone).get(sqls.get(0)) instanceof Throwable)) {
+                long nativeGlobals = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)
+                        && x.globalFallback() == null).count();
+                // every native global window aggregate of the zone's job reports its rows (runSide's job is last)
+                GLOBALS_RAN.put(zone, GatunCounters.of(q.lastJob()).keySet().stream()
+                        .filter(k -> k.contains("GlobalWindowAggregate") && k.endsWith(".gatun.rowsIn")).count()
+                        + " of " + nativeGlobals);
+            }
         }
         stockRows = stock;
         nativeRows = gatun;

@@ -24,35 +24,88 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A savepoint of a job with a two-phase window aggregate restores across Gatun on and off (the
- * native local window aggregate keeps the stock operator's identity and holds nothing at a
- * barrier), and the restored run ends with the windows of an uninterrupted stock run, exactly once.
+ * A savepoint of a job with a two-phase window aggregate restores across Gatun on and off while the
+ * global phase stays on Flink ({@code gatun.aggregate.window.enabled=false}; the native local window
+ * aggregate keeps the stock operator's identity and holds nothing at a barrier); a
+ * stock savepoint fails to restore into it with a message naming the way out. Each restored run ends
+ * with the windows of an uninterrupted stock run, exactly once.
  */
 @ExtendWith(LeakCheckExtension.class)
 @ExtendWith(SharedMiniCluster.class)
 class WindowSavepointCompatibilityTest {
     private static final long ROWS = 2000;
-    private static final String INSERT = "INSERT INTO sink_w SELECT k, window_end, COUNT(*), SUM(v * 3 + 1)"
+    static final String INSERT = "INSERT INTO sink_w SELECT k, window_end, COUNT(*), SUM(v * 3 + 1)"
             + " FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '10' SECOND)) WHERE MOD(id, 5) <> 0"
             + " GROUP BY window_start, window_end, k";
 
     private static TableEnvironment job(boolean nativeEnabled, String run, double rowsPerSecond, String restoreFrom) {
+        return job(nativeEnabled, false, 1, run, rowsPerSecond, restoreFrom);
+    }
+
+    /** @param nativeGlobal whether the global window aggregate goes native too (its state then is native) */
+    static TableEnvironment job(boolean nativeEnabled, boolean nativeGlobal, int parallelism, String run,
+                                        double rowsPerSecond, String restoreFrom) {
+        return job(nativeEnabled, nativeGlobal, parallelism, run, rowsPerSecond, restoreFrom, Map.of(), "ts");
+    }
+
+    /**
+     * @param extra more job configuration
+     * @param watermark the source's watermark expression
+     */
+    static TableEnvironment job(boolean nativeEnabled, boolean nativeGlobal, int parallelism, String run,
+                                double rowsPerSecond, String restoreFrom, Map<String, String> extra, String watermark) {
         Map<String, String> conf = new HashMap<>(RuntimeJobs.checkpointed());
+        conf.putAll(extra);
         conf.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        conf.put("parallelism.default", Integer.toString(parallelism));
+        conf.put("gatun.aggregate.window.enabled", Boolean.toString(nativeGlobal));
         if (restoreFrom != null) {
             conf.put("execution.state-recovery.path", restoreFrom);
         }
         TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, conf);
-        tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ", WATERMARK FOR ts AS ts) "
-                + PacedSourceFactory.with("src-" + run, ROWS, rowsPerSecond, -1, null));
+        tEnv.getConfig().set("gatun.aggregate.window.enabled", Boolean.toString(nativeGlobal));
+        tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ", WATERMARK FOR ts AS "
+                + watermark + ") " + PacedSourceFactory.with("src-" + run, ROWS, rowsPerSecond, -1, null));
         tEnv.executeSql("CREATE TEMPORARY TABLE sink_w (k INT, we TIMESTAMP(3), c BIGINT, total BIGINT) "
                 + CommitSinkFactory.with("sink-" + run));
         String plan = Gatun.explain(tEnv, INSERT);
         assertEquals(nativeEnabled, plan.contains("native: LocalWindowAggregate("), plan);
+        assertEquals(nativeEnabled && nativeGlobal, plan.contains("native: GlobalWindowAggregate("), plan);
         return tEnv;
     }
 
-    private static List<String> sorted(List<String> rows) {
+    static List<String> uninterruptedStockWindows() throws Exception {
+        return uninterruptedStockWindows("ts");
+    }
+
+    static List<String> uninterruptedStockWindows(String watermark) throws Exception {
+        String uninterrupted = UUID.randomUUID().toString();
+        job(false, false, 1, uninterrupted, 0, null, Map.of(), watermark).executeSql(INSERT).await();
+        return sorted(CommitSinkFactory.committed("sink-" + uninterrupted));
+    }
+
+    /** Runs until some windows are committed, then stops with a savepoint; returns its path. */
+    static String savepointMidStream(TableEnvironment tEnv, String run, Path dir) throws Exception {
+        JobClient first = tEnv.executeSql(INSERT).getJobClient().orElseThrow();
+        RuntimeJobs.await("windows before the savepoint", Duration.ofSeconds(60),
+                () -> CommitSinkFactory.received("sink-" + run) >= 100);
+        return first.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aStockSavepointDoesNotRestoreIntoTheNativeWindowAggregateAndTheMessageSaysWhy(@TempDir Path dir)
+            throws Exception {
+        String run = UUID.randomUUID().toString();
+        String savepoint = savepointMidStream(job(false, run, 1000, null), run, dir);
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> job(true, true, 1, run, 0, savepoint).executeSql(INSERT).await());
+        String message = org.apache.flink.util.ExceptionUtils.stringifyException(e);
+        assertTrue(message.contains("was not written by Gatun's native window aggregate")
+                && message.contains("gatun.aggregate.window.enabled=false"), message);
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    static List<String> sorted(List<String> rows) {
         List<String> out = new ArrayList<>(rows);
         out.sort(null);
         return out;
@@ -62,15 +115,10 @@ class WindowSavepointCompatibilityTest {
     @CsvSource({"false, true", "true, false"})
     void aSavepointRestoresAcrossGatunOnAndOff(boolean nativeBefore, boolean nativeAfter, @TempDir Path dir)
             throws Exception {
-        String uninterrupted = UUID.randomUUID().toString();
-        job(false, uninterrupted, 0, null).executeSql(INSERT).await();
-        List<String> expected = sorted(CommitSinkFactory.committed("sink-" + uninterrupted));
+        List<String> expected = uninterruptedStockWindows();
 
         String run = UUID.randomUUID().toString();
-        JobClient first = job(nativeBefore, run, 1000, null).executeSql(INSERT).getJobClient().orElseThrow();
-        RuntimeJobs.await("windows before the savepoint", Duration.ofSeconds(60),
-                () -> CommitSinkFactory.received("sink-" + run) >= 100);
-        String savepoint = first.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+        String savepoint = savepointMidStream(job(nativeBefore, run, 1000, null), run, dir);
         int committedBefore = CommitSinkFactory.committed("sink-" + run).size();
 
         job(nativeAfter, run, 0, savepoint).executeSql(INSERT).await();

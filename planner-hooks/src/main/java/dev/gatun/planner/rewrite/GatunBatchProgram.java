@@ -22,7 +22,7 @@ public final class GatunBatchProgram extends FlinkChainedProgram<BatchOptimizeCo
             return optimized;
         }
         return new NativeCalcRewriter(new CalcAdmission(config),
-                config.get(GatunOptions.LOCAL_AGGREGATE_ENABLED) ? new LocalAggregateAdmission(config) : null)
+                config.get(GatunOptions.LOCAL_AGGREGATE_ENABLED) ? new LocalAggregateAdmission(config) : null, null)
                 .rewrite(optimized);
     }
 }

@@ -22,7 +22,8 @@ public final class GatunStreamProgram extends FlinkChainedProgram<StreamOptimize
             return optimized;
         }
         return new NativeCalcRewriter(new CalcAdmission(config),
-                config.get(GatunOptions.LOCAL_AGGREGATE_ENABLED) ? new LocalAggregateAdmission(config) : null)
+                config.get(GatunOptions.LOCAL_AGGREGATE_ENABLED) ? new LocalAggregateAdmission(config) : null,
+                config.get(GatunOptions.WINDOW_AGGREGATE_ENABLED) ? new WindowAggregateAdmission(config) : null)
                 .rewrite(optimized);
     }
 }

@@ -154,12 +154,17 @@ public final class LocalAggregateAdmission {
     }
 
     /** The window of a local window aggregate: which slices its rows go to, the time column aside. */
-    private Window window(WindowingStrategy windowing) {
+    Window window(WindowingStrategy windowing) {
         if (!(windowing instanceof TimeAttributeWindowingStrategy strategy)) {
             throw new NotAdmittedException("the window is " + windowing.getClass().getSimpleName()
                     + " (window_start/window_end computed by a separate window table function); only a window"
                     + " table function merged into the aggregate is admitted natively");
         }
+        return window(strategy, strategy.getTimeAttributeIndex());
+    }
+
+    /** The window of {@code strategy} (local, global or one-phase), its time column at {@code timeIndex}. */
+    Window window(WindowingStrategy strategy, int timeIndex) {
         if (!strategy.isRowtime()) {
             throw new NotAdmittedException("a processing-time window is not admitted natively (only event time)");
         }
@@ -167,12 +172,12 @@ public final class LocalAggregateAdmission {
         ZoneId zone = strategy.getTimeAttributeType().is(LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
                 ? TableConfigUtils.getLocalTimeZone(config) : null;
         return switch (spec) {
-            case TumblingWindowSpec t -> new Window(WindowSlicing.Kind.TUMBLE, strategy.getTimeAttributeIndex(),
+            case TumblingWindowSpec t -> new Window(WindowSlicing.Kind.TUMBLE, timeIndex,
                     t.getSize(), Duration.ZERO, t.getOffset(), zone);
-            case HoppingWindowSpec h -> new Window(WindowSlicing.Kind.HOP, strategy.getTimeAttributeIndex(),
+            case HoppingWindowSpec h -> new Window(WindowSlicing.Kind.HOP, timeIndex,
                     h.getSize(), h.getSlide(), h.getOffset(), zone);
             case CumulativeWindowSpec c -> new Window(WindowSlicing.Kind.CUMULATE,
-                    strategy.getTimeAttributeIndex(), c.getMaxSize(), c.getStep(), c.getOffset(), zone);
+                    timeIndex, c.getMaxSize(), c.getStep(), c.getOffset(), zone);
             default -> throw new NotAdmittedException("a " + spec.getClass().getSimpleName()
                     .replace("WindowSpec", "").toUpperCase(java.util.Locale.ROOT)
                     + " window is not admitted natively (TUMBLE, HOP and CUMULATE are)");
@@ -180,7 +185,7 @@ public final class LocalAggregateAdmission {
     }
 
     /** A window before the time column is renumbered among the columns that cross. */
-    private record Window(WindowSlicing.Kind kind, int timeAttribute, Duration size, Duration step, Duration offset,
+    record Window(WindowSlicing.Kind kind, int timeAttribute, Duration size, Duration step, Duration offset,
                           ZoneId zone) {
         WindowSlicing slicing(int timeColumn) {
             return new WindowSlicing(kind, timeColumn, size.toMillis(), step.toMillis(),
@@ -303,13 +308,13 @@ public final class LocalAggregateAdmission {
         return slicing == null ? spec : spec.withWindow(slicing.summary());
     }
 
-    private static boolean isPlainCountStar(AggregateCall call) {
+    static boolean isPlainCountStar(AggregateCall call) {
         return call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().isEmpty() && call.filterArg < 0
                 && !call.isApproximate() && !call.isDistinct();
     }
 
     /** The Substrait name of an admitted call, or why it stays on Flink. */
-    private static String function(AggregateCall call) {
+    static String function(AggregateCall call) {
         if (call.isDistinct()) {
             throw new NotAdmittedException(call + ": DISTINCT aggregates are not admitted natively");
         }

@@ -7,6 +7,7 @@ import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedMiniBatchAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
+import dev.gatun.planner.nodes.StreamPhysicalNativeGlobalWindowAggregate;
 import dev.gatun.planner.nodes.StreamPhysicalNativeLocalGroupAggregate;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.nodes.StreamPhysicalNativeLocalWindowAggregate;
@@ -21,6 +22,8 @@ import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalCal
 import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalLocalHashAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.batch.BatchPhysicalLocalSortAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalLocalWindowAggregate;
 import org.slf4j.Logger;
@@ -33,19 +36,24 @@ import org.slf4j.LoggerFactory;
  * or {@link BatchPhysicalLocalHashAggregate} (with the Calc directly below it, and for a group
  * aggregate maybe the assigners under that: {@link MiniBatchFusion}) with a
  * {@link StreamPhysicalNativeLocalGroupAggregate}, {@link StreamPhysicalNativeLocalWindowAggregate} or
- * {@link BatchPhysicalNativeLocalHashAggregate}. A batch local sort aggregate stays on Flink, with its
- * reason recorded.
+ * {@link BatchPhysicalNativeLocalHashAggregate}, and every admitted {@link StreamPhysicalGlobalWindowAggregate}
+ * with a {@link StreamPhysicalNativeGlobalWindowAggregate} (decided on its own, whatever its local phase
+ * became). A batch local sort aggregate and a one-phase window aggregate stay on Flink, with their
+ * reasons recorded.
  */
 final class NativeCalcRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
     private final CalcAdmission admission;
     /** Null when local aggregates stay on Flink ({@code gatun.aggregate.local.enabled=false}). */
     private final LocalAggregateAdmission aggregates;
+    /** Null when window aggregates stay on Flink (batch, or {@code gatun.aggregate.window.enabled=false}). */
+    private final WindowAggregateAdmission windows;
     private final Map<RelNode, RelNode> rewritten = new IdentityHashMap<>();
 
-    NativeCalcRewriter(CalcAdmission admission, LocalAggregateAdmission aggregates) {
+    NativeCalcRewriter(CalcAdmission admission, LocalAggregateAdmission aggregates, WindowAggregateAdmission windows) {
         this.admission = admission;
         this.aggregates = aggregates;
+        this.windows = windows;
     }
 
     RelNode rewrite(RelNode node) {
@@ -85,6 +93,14 @@ final class NativeCalcRewriter {
         }
         RelNode withInputs = rewriteInputs(node);
         RelNode result = withInputs;
+        if (windows != null && withInputs.getClass() == StreamPhysicalGlobalWindowAggregate.class) {
+            result = globalWindowAggregate((StreamPhysicalGlobalWindowAggregate) withInputs);
+        }
+        if (windows != null && withInputs.getClass() == StreamPhysicalWindowAggregate.class) {
+            CalcDecision decision = windows.decide((StreamPhysicalWindowAggregate) withInputs);
+            PlanReport.record(decision);
+            LOG.info("Gatun: {}", decision);
+        }
         if (withInputs.getClass() == StreamPhysicalCalc.class || withInputs.getClass() == BatchPhysicalCalc.class) {
             CommonCalc calc = (CommonCalc) withInputs;
             CalcDecision decision = admission.decide(calc).withNote(notFused);
@@ -206,6 +222,18 @@ final class NativeCalcRewriter {
         RelNode input = calc == null ? rewrite(local.getInput())
                 : new BatchPhysicalFusedCalc(calc, rewrite(calc.getInput()), decision.spec());
         return new BatchPhysicalNativeLocalHashAggregate(local, input, decision.spec());
+    }
+
+    /** The native keyed island of {@code global} (its input already rewritten), or {@code global} itself. */
+    private RelNode globalWindowAggregate(StreamPhysicalGlobalWindowAggregate global) {
+        CalcDecision decision = windows.decide(global);
+        PlanReport.record(decision);
+        if (!decision.isNative()) {
+            LOG.info("Gatun: {}", decision);
+            return global;
+        }
+        LOG.debug("Gatun: {}", decision);
+        return new StreamPhysicalNativeGlobalWindowAggregate(global, global.getInput(), decision.spec());
     }
 
     /** A fused island, or why there is none (null when nothing was there to fuse). */

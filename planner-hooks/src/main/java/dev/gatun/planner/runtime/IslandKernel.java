@@ -11,9 +11,10 @@ import dev.gatun.transpose.types.TypeMapping;
 import java.util.Map;
 
 /**
- * The native kernel of an island: one native operator handle of the island's kind (a Calc, or a
- * local aggregate that keeps groups across batches until {@link #flushGroups}) per input schema
- * the entry writes (insert-only, and a second one once a row-kind sidecar appears).
+ * The native kernel of an island: one native operator handle of the island's kind (a Calc, a
+ * local aggregate that keeps groups across batches until {@link #flushGroups}, or a window aggregate
+ * whose state lives in its handle, {@link #stateful}) per input schema the entry writes (insert-only,
+ * and a second one once a row-kind sidecar appears).
  */
 final class IslandKernel implements AutoCloseable {
     private final NativeCalcSpec spec;
@@ -61,11 +62,22 @@ final class IslandKernel implements AutoCloseable {
      * Flink's window buffer would flush them), or null. Null for a Calc, which holds nothing.
      */
     RecordBatch advance(BatchWriter writer, long watermark) {
-        if (!spec.localAggregate()) {
+        if (!spec.localAggregate() && !spec.windowAggregate()) {
             return null;
         }
         // a window aggregate's flush rule follows every watermark, also those before its first row
         return handleFor(writer).advance(watermark);
+    }
+
+    /**
+     * The one handle of a kernel with state (a window aggregate: insert-only input), created now if
+     * no batch created it yet (its state is restored before the first batch).
+     */
+    NativeOperator stateful(BatchWriter writer) {
+        if (!spec.windowAggregate()) {
+            throw new IllegalStateException("a " + spec.kind() + " kernel keeps no state");
+        }
+        return handleFor(writer);
     }
 
     /** Bytes the native handles keep between calls (a local aggregate's groups), for the budget. */

@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * of input they always do.
  * In a batch job ({@link NativeCalcSpec#groupLimit()} instead of a bundle) the kernel emits its groups
  * once an input batch leaves that many, as Flink's local hash aggregate does when its memory is full,
- * and the end of input emits the rest.
+ * and the end of input emits the rest. A window-aggregate island ({@link NativeCalcSpec#windowAggregate()},
+ * {@link KeyedIslandOperator}) keeps its state across watermarks: before each watermark its kernel fires
+ * the windows the watermark passes; its state is written at checkpoints.
  *
  * <p>Chained to a legacy source ({@code VALUES}, a {@code SourceFunction}), rows arrive on the
  * source's own thread while timers, checkpoints, end of input and close run on the task thread
@@ -52,23 +54,24 @@ import org.slf4j.LoggerFactory;
  * there the operator keeps copies of the pending rows and writes, evaluates and releases each
  * batch inside the one call that flushes it, on whichever thread that is.
  */
-public final class IslandOperator extends TableStreamOperator<RowData>
+public class IslandOperator extends TableStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput, ProcessingTimeCallback {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(IslandOperator.class);
 
-    private final NativeCalcSpec spec;
+    final NativeCalcSpec spec;
 
-    private transient NativeAllocator allocator;
-    private transient NativeMemoryBudget budget;
+    transient NativeAllocator allocator;
+    transient NativeMemoryBudget budget;
     private transient BatchWriter writer;
-    private transient IslandKernel kernel;
+    transient IslandKernel kernel;
     private transient IslandExit exit;
     private transient WatermarkAssignment watermarks;
     private transient MiniBatchAssignment miniBatch;
     private transient IslandExit.Emitter emitter;
     private transient boolean timerPending;
-    private transient NativeCalcMetrics metrics;
+    transient NativeCalcMetrics metrics;
+
     /** Pending row copies, only when chained to a legacy source (see the class comment). */
     private transient List<RowData> pendingRows;
     private transient RowDataSerializer rowCopier;
@@ -80,14 +83,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
     @Override
     public void open() throws Exception {
         super.open();
-        TypeMapping types = new TypeMapping(spec.nanosecondTimestamps());
-        budget = NativeMemoryBudget.of(getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration());
-        allocator = budget.open(getOperatorName());
-        writer = new BatchWriter(spec.inputType(), spec.readPaths(), types, spec.batchRows(),
-                spec.insertOnlyInput(), allocator);
-        kernel = new IslandKernel(spec, types, allocator);
-        exit = IslandExit.of(spec, types);
-        metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
+        startNative();
         StreamRecord<RowData> out = new StreamRecord<>(null);
         emitter = new IslandExit.Emitter() {
             @Override
@@ -118,6 +114,29 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         }
     }
 
+    /**
+     * The allocator, entry, kernel and exit: in {@link #open}, or earlier for a keyed island, whose
+     * state is restored into the kernel before {@code open}.
+     */
+    void startNative() {
+        if (allocator != null) {
+            return;
+        }
+        TypeMapping types = new TypeMapping(spec.nanosecondTimestamps());
+        budget = NativeMemoryBudget.of(getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration());
+        allocator = budget.open(getOperatorName());
+        writer = new BatchWriter(spec.inputType(), spec.readPaths(), types, spec.batchRows(),
+                spec.insertOnlyInput(), allocator);
+        kernel = new IslandKernel(spec, types, allocator);
+        exit = IslandExit.of(spec, types);
+        metrics = new NativeCalcMetrics(getMetricGroup(), allocator);
+    }
+
+    /** The kernel's one handle of an island with state, created now if it was not. */
+    dev.gatun.arrow.operator.NativeOperator statefulHandle() {
+        return kernel.stateful(writer);
+    }
+
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         if (miniBatch != null) {
@@ -127,6 +146,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         if (pendingRows == null) {
             write(element.getValue());
             full = writer.isFull();
+
         } else {
             pendingRows.add(rowCopier.copy(element.getValue()));
             full = pendingRows.size() == spec.batchRows();
@@ -231,7 +251,7 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         try {
             writer.write(row);
         } catch (RuntimeException e) {
-            throw budget.explain(e, allocator);
+            throw explain(e);
         }
         metrics.afterWrite();
     }
@@ -244,12 +264,20 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         }
     }
 
-    /** Flushes the batch, then emits what a local aggregate must emit before the watermark passes on. */
+    /**
+     * Flushes the batch, then emits what a local aggregate must emit before the watermark passes on,
+     * or the windows a window aggregate fires.
+     */
     private void advance(long watermark) {
         flush();
-        if (spec.localAggregate()) {
+        if (spec.localAggregate() || spec.windowAggregate()) {
             emitGroups(() -> kernel.advance(writer, watermark), false);
         }
+    }
+
+    /** Runs the rows received so far through the kernel (a keyed island's state then has them all). */
+    void processPending() {
+        flush();
     }
 
     /** @param all whether the kernel empties (else only when groups leave) */
@@ -258,9 +286,11 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         try {
             out = groups.get();
         } catch (RuntimeException e) {
-            throw budget.explain(e, allocator);
+            throw explain(e);
         }
-        if (all || out != null) {
+        if (spec.windowAggregate()) {
+            heldChanged(); // fired windows free the slices no window needs any more
+        } else if (all || out != null) {
             budget.held(allocator, 0); // the groups left; when none did, what is held did not change
         }
         emit(out);
@@ -280,9 +310,12 @@ public final class IslandOperator extends TableStreamOperator<RowData>
         try {
             result = kernel.process(writer, watermarks == null ? null : watermarks.progress());
         } catch (RuntimeException e) {
-            throw budget.explain(e, allocator);
+            throw explain(e);
         }
-        if (spec.localAggregate() && budget.bounded()) {
+        if (spec.windowAggregate()) {
+            heldChanged();
+            budget.check(allocator);
+        } else if (spec.localAggregate() && budget.bounded()) {
             budget.held(allocator, kernel.heldBytes());
             budget.check(allocator);
         }
@@ -294,6 +327,14 @@ public final class IslandOperator extends TableStreamOperator<RowData>
             }
         }
     }
+
+    /** {@code failure} explained in terms of the memory budget, where the budget caused it. */
+    RuntimeException explain(RuntimeException failure) {
+        return budget.explain(failure, allocator);
+    }
+
+    /** What the kernel holds between calls changed: the budget and the metrics see it (a keyed island). */
+    void heldChanged() {}
 
     private void emit(RecordBatch result) {
         if (result == null) {

@@ -19,7 +19,15 @@ final class NativeCalcMetrics {
     private final Counter rowsOut;
     private final Counter batches;
     private final NativeAllocator allocator;
+    private final MetricGroup group;
     private long peakBytes;
+    private volatile long stateKeys;
+    private volatile long stateSlices;
+    private volatile long stateBytes;
+    private volatile long snapshotBytes;
+    private volatile long snapshotNanos;
+    private volatile long restoreBytes;
+    private volatile long restoreNanos;
     private long sampledNanos;
     private long samples;
     private long sampleStart;
@@ -28,6 +36,7 @@ final class NativeCalcMetrics {
     NativeCalcMetrics(MetricGroup group, NativeAllocator allocator) {
         this.allocator = allocator;
         MetricGroup g = group.addGroup(GROUP);
+        this.group = g;
         rowsIn = g.counter("rowsIn");
         rowsOut = g.counter("rowsOut");
         batches = g.counter("batches");
@@ -35,6 +44,41 @@ final class NativeCalcMetrics {
         g.gauge("nativeBytesPeak", (Gauge<Long>) () -> peakBytes);
         g.gauge("entryNanosPerRowSampled", (Gauge<Long>) () -> samples == 0 ? 0 : sampledNanos / samples);
         g.gauge("entryRowsSampled", (Gauge<Long>) () -> samples);
+    }
+
+    /**
+     * The gauges of an island with native state: live keys, (key, slice) entries, state bytes, and the
+     * last snapshot's and restore's bytes and duration. The task thread sets the values (the metric
+     * reporter's thread never calls into the native handle).
+     */
+    void stateGauges() {
+        group.gauge("stateKeys", (Gauge<Long>) () -> stateKeys);
+        group.gauge("stateSlices", (Gauge<Long>) () -> stateSlices);
+        group.gauge("stateBytes", (Gauge<Long>) () -> stateBytes);
+        group.gauge("lastSnapshotBytes", (Gauge<Long>) () -> snapshotBytes);
+        group.gauge("lastSnapshotMillis", (Gauge<Long>) () -> snapshotNanos / 1_000_000);
+        group.gauge("restoredBytes", (Gauge<Long>) () -> restoreBytes);
+        group.gauge("restoreMillis", (Gauge<Long>) () -> restoreNanos / 1_000_000);
+    }
+
+    void state(long keys, long slices, long bytes) {
+        stateKeys = keys;
+        stateSlices = slices;
+        stateBytes = bytes;
+    }
+
+    void snapshotted(long bytes, long nanos) {
+        snapshotBytes = bytes;
+        snapshotNanos = nanos;
+    }
+
+    void restored(long bytes, long nanos) {
+        restoreBytes = bytes;
+        restoreNanos = nanos;
+    }
+
+    long lastSnapshotBytes() {
+        return snapshotBytes;
     }
 
     void beforeWrite() {

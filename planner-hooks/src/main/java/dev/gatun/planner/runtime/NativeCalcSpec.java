@@ -37,6 +37,10 @@ import org.apache.flink.table.types.logical.RowType;
  *     ends a bundle at each); 0 otherwise, also in plans compiled before it existed
  * @param window null, or for a local window-aggregate island (its plan carries the window; it has no
  *     bundle) the window as EXPLAIN prints it; absent in plans compiled before it existed
+ * @param windowAggregate whether the island is the global (or one-phase) window aggregate: a keyed
+ *     island whose kernel keeps the accumulators of every key and slice as native state, fires the
+ *     windows on watermarks and writes its state into Flink's raw keyed state at checkpoints
+ *     ({@code window} then holds its window); false in plans compiled before it existed
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -56,7 +60,8 @@ public record NativeCalcSpec(
         @JsonProperty("bundleRows") long bundleRows,
         @JsonProperty("groupLimit") long groupLimit,
         @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis,
-        @JsonProperty("window") String window) implements Serializable {
+        @JsonProperty("window") String window,
+        @JsonProperty("windowAggregate") boolean windowAggregate) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -78,6 +83,10 @@ public record NativeCalcSpec(
             throw new IllegalArgumentException("miniBatchIntervalMillis " + miniBatchIntervalMillis
                     + " needs a local aggregate with a bundle");
         }
+        if (windowAggregate && (window == null || assignsWatermarks || !insertOnlyInput)) {
+            throw new IllegalArgumentException("a window aggregate has a window, an insert-only input and assigns"
+                    + " no watermarks");
+        }
         if (window != null && (bundleRows != 0 || groupLimit != 0)) {
             throw new IllegalArgumentException("a local window aggregate has no bundle and no group limit: "
                     + bundleRows + ", " + groupLimit);
@@ -94,14 +103,25 @@ public record NativeCalcSpec(
                           long miniBatchIntervalMillis) {
         this(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows, latencyMillis,
                 nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, groupLimit, miniBatchIntervalMillis,
-                null);
+                null, false);
     }
 
     /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
     public NativeCalcSpec withWindow(String summary) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
                 latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0,
-                Objects.requireNonNull(summary, "window"));
+                Objects.requireNonNull(summary, "window"), false);
+    }
+
+    /**
+     * A window-aggregate island (global phase of a two-phase window aggregate) over {@code substraitPlan},
+     * a plan of {@link NativeOperator.Kind#WINDOW_AGGREGATE}.
+     */
+    public static NativeCalcSpec windowAggregate(byte[] substraitPlan, RowType inputType, List<int[]> readPaths,
+                                                 RowType outputType, int batchRows, long latencyMillis,
+                                                 boolean nanosecondTimestamps, boolean flinkRowsExit, String window) {
+        return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, true, batchRows, latencyMillis,
+                nanosecondTimestamps, flinkRowsExit, false, 0, 0, 0, Objects.requireNonNull(window, "window"), true);
     }
 
     /** A Calc island (projections and filter). */
@@ -110,16 +130,19 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null, false);
     }
 
     /** Whether the island is a local (group or window) aggregate (its kernel keeps groups across batches). */
     public boolean localAggregate() {
-        return bundleRows > 0 || groupLimit > 0 || window != null;
+        return !windowAggregate && (bundleRows > 0 || groupLimit > 0 || window != null);
     }
 
     /** The native operator kind of the island. */
     public NativeOperator.Kind kind() {
+        if (windowAggregate) {
+            return NativeOperator.Kind.WINDOW_AGGREGATE;
+        }
         return localAggregate() ? NativeOperator.Kind.LOCAL_AGGREGATE : NativeOperator.Kind.CALC;
     }
 
@@ -141,7 +164,7 @@ public record NativeCalcSpec(
         }
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
         if (window != null) {
-            sb.append(", window=").append(window);
+            sb.append(windowAggregate ? ", state=keyed" : "").append(", window=").append(window);
         }
         if (bundleRows > 0) {
             sb.append(", bundle=").append(bundleRows);
@@ -180,6 +203,7 @@ public record NativeCalcSpec(
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
                 && bundleRows == s.bundleRows && groupLimit == s.groupLimit
                 && miniBatchIntervalMillis == s.miniBatchIntervalMillis && Objects.equals(window, s.window)
+                && windowAggregate == s.windowAggregate
                 && pathsEqual(readPaths, s.readPaths);
     }
 

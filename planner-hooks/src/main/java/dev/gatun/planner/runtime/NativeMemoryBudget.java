@@ -30,6 +30,7 @@ final class NativeMemoryBudget {
     private static final Map<NativeAllocator, Long> HELD = new ConcurrentHashMap<>();
 
     private final long bytes;
+    private long stateShare = Long.MAX_VALUE;
 
     private NativeMemoryBudget(long bytes) {
         this.bytes = bytes;
@@ -46,6 +47,33 @@ final class NativeMemoryBudget {
 
     long bytes() {
         return bytes;
+    }
+
+    /**
+     * The bound of one operator's native state: three quarters of the slot's share of the budget
+     * (Flink's default slot profile divides task off-heap memory evenly among the slots; the rest is
+     * for the batches crossing), or {@code Long.MAX_VALUE}.
+     */
+    long stateShare(Configuration taskManagerConfig) {
+        if (!bounded()) {
+            return Long.MAX_VALUE;
+        }
+        stateShare = bytes / Math.max(1, taskManagerConfig.get(TaskManagerOptions.NUM_TASK_SLOTS)) / 4 * 3;
+        return stateShare;
+    }
+
+    /**
+     * {@code failure} with a message naming the budget and the operator when the native state's bound
+     * ({@link #stateShare}) refused a row (the native message names the bound, the bytes and the key).
+     */
+    RuntimeException explainState(RuntimeException failure, NativeAllocator allocator) {
+        if (stateShare == Long.MAX_VALUE || failure instanceof NativeMemoryBudgetException
+                || failure.getMessage() == null || !failure.getMessage().contains(Long.toString(stateShare))) {
+            return failure;
+        }
+        return new NativeMemoryBudgetException("Gatun: the native window state of operator '" + allocator.name()
+                + "' would exceed its share of " + new MemorySize(stateShare).toHumanReadableString() + " ("
+                + failure.getMessage() + "), " + beyond(), failure);
     }
 
     /** An allocator for one operator, limited by the budget when there is one. */
@@ -102,7 +130,8 @@ final class NativeMemoryBudget {
 
     private String beyond() {
         return "beyond the task off-heap budget " + KEY + " = " + new MemorySize(bytes).toHumanReadableString()
-                + ". Raise " + KEY + " or lower gatun.batch.rows";
+                + ". Raise " + KEY + " or lower gatun.batch.rows (a window aggregate's state: fewer keys per window,"
+                + " shorter windows, or more slots' memory)";
     }
 
     /** The task failed because Gatun's native memory would exceed the task off-heap budget. */

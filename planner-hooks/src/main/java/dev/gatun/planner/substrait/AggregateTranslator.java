@@ -54,6 +54,16 @@ public final class AggregateTranslator {
      */
     public record Measure(String function, int argument, int filter) {}
 
+    /**
+     * One call of a global (or one-phase) window aggregate: a Substrait function name and its
+     * arguments, indexes into the aggregate's input row (the local phase's accumulator columns).
+     */
+    public record ResultMeasure(String function, List<Integer> arguments) {
+        public ResultMeasure {
+            arguments = List.copyOf(arguments);
+        }
+    }
+
     public AggregateTranslator(RowType inputType, List<int[]> readPaths, TypeMapping types,
                                List<String> disabledFunctions) {
         this.rex = new RexTranslator(inputType, readPaths, types, disabledFunctions);
@@ -72,6 +82,51 @@ public final class AggregateTranslator {
      * @param window null, or for a local window aggregate its window: the aggregate's enhancement; the
      *     output type then ends with Flink's {@code $slice_end}
      */
+    /**
+     * The global phase of a two-phase window aggregate: {@code RelRoot(AggregateRel(ReadRel))} over
+     * the local phase's rows (its keys first), every measure in phase {@code INTERMEDIATE_TO_RESULT}
+     * over its accumulator columns, the window ({@code $slice_end} as its time column, its properties
+     * and Flink's COUNT(*)) as the aggregate's enhancement.
+     *
+     * @param inputType the local phase's row type; the ReadRel reads all of it
+     * @param outputType the stock global window aggregate's row type
+     */
+    public byte[] translateGlobal(RowType inputType, int keyCount, List<ResultMeasure> measures,
+                                  RowType outputType, WindowSlicing window) {
+        Rel input = Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(rex.baseSchema())
+                .setNamedTable(ReadRel.NamedTable.newBuilder().addNames("input"))).build();
+        AggregateRel.Builder aggregate = AggregateRel.newBuilder()
+                .setInput(input)
+                .setAdvancedExtension(AdvancedExtension.newBuilder().setEnhancement(window.toAny()));
+        if (keyCount > 0) {
+            AggregateRel.Grouping.Builder grouping = AggregateRel.Grouping.newBuilder();
+            for (int k = 0; k < keyCount; k++) {
+                aggregate.addGroupingExpressions(RexTranslator.fieldRef(k));
+                grouping.addExpressionReferences(k);
+            }
+            aggregate.addGroupings(grouping);
+        }
+        for (ResultMeasure m : measures) {
+            AggregateFunction.Builder f = AggregateFunction.newBuilder()
+                    .setPhase(AggregationPhase.AGGREGATION_PHASE_INTERMEDIATE_TO_RESULT)
+                    .setInvocation(AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL);
+            StringBuilder signature = new StringBuilder();
+            for (int a : m.arguments()) {
+                f.addArguments(FunctionArgument.newBuilder().setValue(RexTranslator.fieldRef(a)));
+                signature.append(signature.isEmpty() ? "" : "_").append(SubstraitTypes.signatureName(inputType.getTypeAt(a)));
+            }
+            f.setFunctionReference(rex.anchor(m.function() + ":" + signature));
+            aggregate.addMeasures(AggregateRel.Measure.newBuilder().setMeasure(f));
+        }
+        return Plan.newBuilder()
+                .addAllExtensions(rex.extensions())
+                .addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder()
+                        .setInput(Rel.newBuilder().setAggregate(aggregate))
+                        .addAllNames(outputType.getFieldNames())))
+                .build()
+                .toByteArray();
+    }
+
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
                             RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
                             WindowSlicing window) {

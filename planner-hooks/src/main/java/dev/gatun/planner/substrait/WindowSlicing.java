@@ -23,9 +23,16 @@ import java.util.TimeZone;
  * columns, and for a {@code TIMESTAMP_LTZ} rowtime the session zone as a table of its offset
  * transitions, taken from this JVM's tz database (which Flink's own window operators would use).
  *
+ * <p>The global (or one-phase) window aggregate's plan adds the window properties it appends after the
+ * measures and Flink's COUNT(*) that tells empty windows (hopping windows).
+ *
  * @param zone the shift zone, or null for none (a {@code TIMESTAMP} rowtime)
+ * @param properties the window properties after the measures, in output order (empty for a local phase)
+ * @param countStar index + 1 of the COUNT(*) measure Flink checks to skip empty windows, 0 for none
+ * @param countStarInserted whether Flink inserted that measure (it is then not output)
  */
-public record WindowSlicing(Kind kind, int timeColumn, long size, long step, long offset, ZoneId zone) {
+public record WindowSlicing(Kind kind, int timeColumn, long size, long step, long offset, ZoneId zone,
+                            List<Property> properties, int countStar, boolean countStarInserted) {
     /** The {@code Any} type URL the native side knows the message by. */
     public static final String TYPE_URL = "type.gatun.dev/gatun.WindowSlicing";
 
@@ -34,6 +41,35 @@ public record WindowSlicing(Kind kind, int timeColumn, long size, long step, lon
      * slices of rowtimes after it would use the offset of that year's last transition).
      */
     static final int LAST_TABLE_YEAR = 2400;
+
+    /** The window properties a window aggregate outputs, numbered as in the message. */
+    public enum Property {
+        WINDOW_START(1), WINDOW_END(2), WINDOW_TIME(3);
+
+        final int wire;
+
+        Property(int wire) {
+            this.wire = wire;
+        }
+    }
+
+    public WindowSlicing {
+        properties = List.copyOf(properties);
+        if (countStar < 0 || (countStarInserted && countStar == 0)) {
+            throw new IllegalArgumentException("countStar " + countStar + ", inserted " + countStarInserted);
+        }
+    }
+
+    /** The window of a local phase (no properties, no COUNT(*) to check). */
+    public WindowSlicing(Kind kind, int timeColumn, long size, long step, long offset, ZoneId zone) {
+        this(kind, timeColumn, size, step, offset, zone, List.of(), 0, false);
+    }
+
+    /** This window as a global phase's, which outputs {@code properties} and checks {@code countStar}. */
+    public WindowSlicing withResult(int timeColumn, List<Property> properties, int countStar,
+                                    boolean countStarInserted) {
+        return new WindowSlicing(kind, timeColumn, size, step, offset, zone, properties, countStar, countStarInserted);
+    }
 
     /** The window table functions, numbered as in the message. */
     public enum Kind {
@@ -64,6 +100,25 @@ public record WindowSlicing(Kind kind, int timeColumn, long size, long step, lon
                 packed(out, 7, transitions);
                 packed(out, 8, offsets);
                 out.writeBool(9, TimeZone.getTimeZone(zone).useDaylightTime());
+            }
+            if (!properties.isEmpty()) {
+                List<Long> wires = new ArrayList<>();
+                properties.forEach(p -> wires.add((long) p.wire));
+                out.writeTag(10, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+                int size = 0;
+                for (long w : wires) {
+                    size += CodedOutputStream.computeUInt32SizeNoTag((int) w);
+                }
+                out.writeUInt32NoTag(size);
+                for (long w : wires) {
+                    out.writeUInt32NoTag((int) w);
+                }
+            }
+            if (countStar != 0) {
+                out.writeInt32(11, countStar);
+            }
+            if (countStarInserted) {
+                out.writeBool(12, true);
             }
             out.flush();
         } catch (IOException e) {

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /** The window message the native side decodes (window_plan.rs), read back field by field. */
 class WindowSlicingTest {
     /** Scalar fields by number (the last value), the packed lists 7 and 8, the zone name. */
-    private record Message(Map<Integer, Long> scalars, List<Long> transitions, List<Long> offsets, String zone) {}
+    private record Message(Map<Integer, Long> scalars, List<Long> transitions, List<Long> offsets,
+                           List<Long> properties, String zone) {}
 
     private static Message read(Any any) throws Exception {
         assertEquals(WindowSlicing.TYPE_URL, any.getTypeUrl());
@@ -26,22 +27,34 @@ class WindowSlicingTest {
         Map<Integer, Long> scalars = new HashMap<>();
         List<Long> transitions = new ArrayList<>();
         List<Long> offsets = new ArrayList<>();
+        List<Long> properties = new ArrayList<>();
         String zone = null;
         for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
             int field = WireFormat.getTagFieldNumber(tag);
             if (field == 6) {
                 zone = in.readString();
-            } else if (field == 7 || field == 8) {
+            } else if (field == 7 || field == 8 || field == 10) {
                 int limit = in.pushLimit(in.readRawVarint32());
                 while (in.getBytesUntilLimit() > 0) {
-                    (field == 7 ? transitions : offsets).add(in.readInt64());
+                    (field == 7 ? transitions : field == 8 ? offsets : properties).add(in.readInt64());
                 }
                 in.popLimit(limit);
             } else {
                 scalars.put(field, in.readInt64());
             }
         }
-        return new Message(scalars, transitions, offsets, zone);
+        return new Message(scalars, transitions, offsets, properties, zone);
+    }
+
+    @Test
+    void aGlobalPhasesWindowCarriesItsPropertiesInOutputOrderAndFlinksCountStar() throws Exception {
+        WindowSlicing local = new WindowSlicing(WindowSlicing.Kind.HOP, 3, 10_000, 2_000, 0, null);
+        Message m = read(local.withResult(5, List.of(WindowSlicing.Property.WINDOW_END,
+                WindowSlicing.Property.WINDOW_START, WindowSlicing.Property.WINDOW_TIME), 4, true).toAny());
+        assertEquals(List.of(2L, 1L, 3L), m.properties());
+        assertEquals(Map.of(1, 2L, 2, 5L, 3, 10_000L, 4, 2_000L, 5, 0L, 11, 4L, 12, 1L), m.scalars());
+        Message plain = read(local.withResult(5, List.of(), 0, false).toAny());
+        assertTrue(plain.properties().isEmpty() && !plain.scalars().containsKey(11) && !plain.scalars().containsKey(12));
     }
 
     @Test

@@ -1,0 +1,212 @@
+package dev.gatun.planner.rewrite;
+
+import dev.gatun.arrow.operator.NativeOperator;
+import dev.gatun.arrow.operator.OutputFormat;
+import dev.gatun.ffm.NativeException;
+import dev.gatun.planner.GatunOptions;
+import dev.gatun.planner.nodes.NativePlanCheck;
+import dev.gatun.planner.runtime.NativeCalcSpec;
+import dev.gatun.planner.substrait.AggregateTranslator;
+import dev.gatun.planner.substrait.AggregateTranslator.ResultMeasure;
+import dev.gatun.planner.substrait.NotAdmittedException;
+import dev.gatun.planner.substrait.WindowSlicing;
+import dev.gatun.transpose.exit.BinaryRowExit;
+import dev.gatun.transpose.types.TypeMapping;
+import dev.gatun.transpose.types.TypeMappingException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TimeZone;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.flink.table.api.TableConfig;
+import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.planner.plan.logical.SliceAttachedWindowingStrategy;
+import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
+import org.apache.flink.table.planner.plan.utils.AggregateUtil;
+import org.apache.flink.table.planner.plan.utils.ChangelogPlanUtils;
+import org.apache.flink.table.planner.plan.utils.WindowEmitStrategy;
+import org.apache.flink.table.planner.utils.JavaScalaConversionUtil;
+import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
+import org.apache.flink.table.runtime.groupwindow.RowtimeAttribute;
+import org.apache.flink.table.runtime.groupwindow.WindowEnd;
+import org.apache.flink.table.runtime.groupwindow.WindowProperty;
+import org.apache.flink.table.runtime.groupwindow.WindowStart;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Decides whether the global phase of a two-phase window aggregate (above the exchange) runs as a
+ * native keyed island with native state, and if not, why: a TUMBLE, HOP or CUMULATE window on event
+ * time whose local phase assigned the slices ({@code $slice_end}); no emit strategy
+ * ({@code table.exec.emit.*}); insert-only input; COUNT, SUM, $SUM0, AVG, MIN, MAX without DISTINCT
+ * (a FILTER was applied by the local phase); window properties start, end and rowtime; every type
+ * maps to Arrow and Rust compiles the plan. The decision does not depend on the local phase's: its
+ * output row type is the same native or stock.
+ */
+public final class WindowAggregateAdmission {
+    /** Why a one-phase window aggregate stays on Flink. */
+    static final String ONE_PHASE_REASON = "a one-phase window aggregate is not admitted natively (the global"
+            + " phase of a two-phase one is: table.optimizer.agg-phase-strategy)";
+
+    /** Why a window whose slice ends are not Flink's buffer trigger points stays on Flink. */
+    static final String MISALIGNED_REASON = "a window whose slice ends are not the trigger points of Flink's"
+            + " window buffer (an offset, or a zone offset, that is not a multiple of the size, slide or step) is not"
+            + " admitted natively";
+
+    private final LocalAggregateAdmission windows;
+    private final TableConfig config;
+    private final TypeMapping types;
+
+    public WindowAggregateAdmission(TableConfig config) {
+        this.config = config;
+        this.windows = new LocalAggregateAdmission(config);
+        this.types = new TypeMapping(config.get(GatunOptions.NANOSECOND_TIMESTAMPS));
+    }
+
+    public CalcDecision decide(StreamPhysicalGlobalWindowAggregate global) {
+        return CalcDecision.decide(global.getRelDetailedDescription(), "window aggregate", () -> admit(global));
+    }
+
+    /** Stock, with the first reason: its window (processing time, SESSION ...), else being one phase. */
+    public CalcDecision decide(StreamPhysicalWindowAggregate onePhase) {
+        return CalcDecision.decide(onePhase.getRelDetailedDescription(), "window aggregate", () -> {
+            windows.window(onePhase.windowing(), 0);
+            throw new NotAdmittedException(ONE_PHASE_REASON);
+        });
+    }
+
+    private NativeCalcSpec admit(StreamPhysicalGlobalWindowAggregate global) {
+        String emit = emitStrategy();
+        if (emit != null) {
+            throw new NotAdmittedException("an emit strategy (" + emit + ") is not admitted natively");
+        }
+        WindowingStrategy windowing = global.windowing();
+        if (!(windowing instanceof SliceAttachedWindowingStrategy sliced)) {
+            throw new NotAdmittedException("the window is " + windowing.getClass().getSimpleName()
+                    + " (window_start/window_end computed by a separate window table function); only slices"
+                    + " assigned by the local phase are admitted natively");
+        }
+        if (!(global.getInput() instanceof StreamPhysicalRel in && ChangelogPlanUtils.isInsertOnly(in))
+                || AggregateUtil.needRetraction(global)) {
+            throw new NotAdmittedException("the window aggregate's input is a changelog; only insert-only input is"
+                    + " admitted natively");
+        }
+        RowType inputType = FlinkTypeFactory.toLogicalRowType(global.getInput().getRowType());
+        RowType outputType = FlinkTypeFactory.toLogicalRowType(global.getRowType());
+        int[] grouping = global.grouping();
+        for (int k = 0; k < grouping.length; k++) {
+            if (grouping[k] != k) {
+                throw new NotAdmittedException("the group keys are not the leading columns of the local phase's rows");
+            }
+        }
+        int sliceEnd = sliced.getSliceEnd();
+        if (sliceEnd != inputType.getFieldCount() - 1
+                || !inputType.getTypeAt(sliceEnd).is(LogicalTypeRoot.BIGINT)) {
+            throw new NotAdmittedException("the slice end is not the local phase's last, BIGINT column");
+        }
+        List<AggregateCall> calls = JavaScalaConversionUtil.toJava(global.aggCalls());
+        LocalAggregateAdmission.Window window = windows.window(windowing, sliceEnd);
+        boolean hop = window.kind() == WindowSlicing.Kind.HOP;
+        List<ResultMeasure> measures = new ArrayList<>();
+        int column = grouping.length;
+        int countStar = 0;
+        for (int i = 0; i < calls.size(); i++) {
+            AggregateCall call = calls.get(i);
+            String function = LocalAggregateAdmission.function(call);
+            int width = call.getAggregation().getKind() == SqlKind.AVG ? 2 : 1; // AVG: sum, count
+            List<Integer> arguments = new ArrayList<>();
+            for (int w = 0; w < width; w++) {
+                arguments.add(column++);
+            }
+            measures.add(new ResultMeasure(function, arguments));
+            if (hop && LocalAggregateAdmission.isPlainCountStar(call)) {
+                countStar = i + 1; // Flink keeps the last one
+            }
+        }
+        boolean inserted = hop && countStar == 0;
+        if (inserted) {
+            // the local phase carries Flink's COUNT(*) of a hopping window last
+            measures.add(new ResultMeasure("count", List.of(column++)));
+            countStar = measures.size();
+        }
+        if (column != sliceEnd) {
+            throw new NotAdmittedException("the local phase's accumulators (" + (sliceEnd - grouping.length)
+                    + " columns) are not the layout of " + calls);
+        }
+        List<WindowSlicing.Property> properties = new ArrayList<>();
+        for (NamedWindowProperty p : JavaScalaConversionUtil.toJava(global.namedWindowProperties())) {
+            properties.add(property(p.getProperty()));
+        }
+        WindowSlicing slicing = window.slicing(sliceEnd)
+                .withResult(sliceEnd, properties, countStar, inserted);
+        List<int[]> readPaths = new ArrayList<>();
+        for (int i = 0; i < inputType.getFieldCount(); i++) {
+            readPaths.add(new int[] {i});
+        }
+        try {
+            types.fields(inputType);
+            types.fields(outputType);
+        } catch (TypeMappingException e) {
+            throw new NotAdmittedException(e.getMessage());
+        }
+        byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
+                .translateGlobal(inputType, grouping.length, measures, outputType, slicing);
+        OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
+        try {
+            NativePlanCheck.compile(NativeOperator.Kind.WINDOW_AGGREGATE, plan, inputType, readPaths, outputType,
+                    types, exit);
+        } catch (NativeException e) {
+            throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
+        }
+        // Flink's slice interval (SliceAssigner.getSliceEndInterval) and shift zone (UTC for a TIMESTAMP rowtime)
+        long interval = window.kind() == WindowSlicing.Kind.TUMBLE ? slicing.size() : slicing.step();
+        if (!flushesAtSliceEnds(slicing, interval)) {
+            throw new NotAdmittedException(MISALIGNED_REASON);
+        }
+        return NativeCalcSpec.windowAggregate(plan, inputType, readPaths, outputType,
+                config.get(GatunOptions.BATCH_ROWS), 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS,
+                slicing.summary());
+    }
+
+    /**
+     * Whether Flink's window buffer flushes at slice ends: its trigger points are multiples of the slice
+     * interval in epoch time (in local time for a zone with daylight saving time), blind to the window's
+     * offset and to a fixed zone offset. Where they are not slice ends, rows can reach Flink's state after
+     * their window fired (Flink then never emits them), which the native kernel does not reproduce.
+     */
+    static boolean flushesAtSliceEnds(WindowSlicing slicing, long interval) {
+        long shift = 0;
+        if (slicing.zone() != null) {
+            TimeZone zone = TimeZone.getTimeZone(slicing.zone());
+            shift = zone.useDaylightTime() ? 0 : zone.getRawOffset();
+        }
+        return Math.floorMod(slicing.offset() - shift, interval) == 0;
+    }
+
+    private static WindowSlicing.Property property(WindowProperty p) {
+        return switch (p) {
+            case WindowStart s -> WindowSlicing.Property.WINDOW_START;
+            case WindowEnd e -> WindowSlicing.Property.WINDOW_END;
+            case RowtimeAttribute r -> WindowSlicing.Property.WINDOW_TIME;
+            default -> throw new NotAdmittedException("window property " + p + " is not admitted natively");
+        };
+    }
+
+    /** The {@code table.exec.emit.*} keys that are set, or null. */
+    private String emitStrategy() {
+        List<String> set = new ArrayList<>();
+        if (config.get(WindowEmitStrategy.TABLE_EXEC_EMIT_EARLY_FIRE_ENABLED())) {
+            set.add(WindowEmitStrategy.TABLE_EXEC_EMIT_EARLY_FIRE_ENABLED().key());
+        }
+        if (config.get(WindowEmitStrategy.TABLE_EXEC_EMIT_LATE_FIRE_ENABLED())) {
+            set.add(WindowEmitStrategy.TABLE_EXEC_EMIT_LATE_FIRE_ENABLED().key());
+        }
+        if (config.getOptional(WindowEmitStrategy.TABLE_EXEC_EMIT_ALLOW_LATENESS()).isPresent()) {
+            set.add(WindowEmitStrategy.TABLE_EXEC_EMIT_ALLOW_LATENESS().key());
+        }
+        return set.isEmpty() ? null : String.join(", ", set);
+    }
+}
