@@ -6,20 +6,42 @@ package dev.gatun.bench.e2e;
  * {@code sourceTaskCpuMillis} that of the source's task alone (the local phase of a two-phase
  * aggregate; the whole job when everything is chained);
  * {@code objectReuse} is whether the job ran with object reuse (its sink saw it: always on in batch
- * mode); {@code mode} is the job's {@code execution.runtime-mode}, {@link #STREAMING} or {@link #BATCH}.
+ * mode); {@code mode} is the job's {@code execution.runtime-mode}, {@link #STREAMING} or {@link #BATCH};
+ * {@code stateBackend} its {@code state.backend.type} ({@link #HEAP}, Flink's default, or
+ * {@code rocksdb}); {@code checkpointBytes} and {@code checkpointMillis} the size and end-to-end
+ * duration of the one checkpoint taken halfway through the stream ({@code --checkpoint}), -1 without.
  */
 public record Trial(String query, String engine, String phase, int index, long rows, long netMillis,
                     long wallMillis, long resultRows, String checksum, long taskCpuMillis, boolean objectReuse,
-                    String mode, long sourceTaskCpuMillis) {
+                    String mode, long sourceTaskCpuMillis, String stateBackend, long checkpointBytes,
+                    long checkpointMillis) {
     public static final String STREAMING = "streaming";
     public static final String BATCH = "batch";
+    /** Flink's default state backend ({@code state.backend.type: hashmap}). */
+    public static final String HEAP = "heap";
     public static final String CSV_HEADER = "query,engine,phase,trial,rows,net_ms,wall_ms,rows_per_s,result_rows,"
-            + "checksum,task_cpu_ms,object_reuse,execution_mode,source_task_cpu_ms";
+            + "checksum,task_cpu_ms,object_reuse,execution_mode,source_task_cpu_ms,state_backend,checkpoint_bytes,"
+            + "checkpoint_ms";
 
     public Trial {
         if (!mode.equals(STREAMING) && !mode.equals(BATCH)) {
             throw new IllegalArgumentException("execution mode is 'streaming' or 'batch', not '" + mode + "'");
         }
+        if (!stateBackend.equals(HEAP) && !stateBackend.equals("rocksdb")) {
+            throw new IllegalArgumentException("state backend is 'heap' or 'rocksdb', not '" + stateBackend + "'");
+        }
+    }
+
+    public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,
+                 long resultRows, String checksum, long taskCpuMillis, boolean objectReuse, String mode,
+                 long sourceTaskCpuMillis) {
+        this(query, engine, phase, index, rows, netMillis, wallMillis, resultRows, checksum, taskCpuMillis,
+                objectReuse, mode, sourceTaskCpuMillis, HEAP, -1, -1);
+    }
+
+    /** Flink's {@code state.backend.type} value of a backend as the CSV names it. */
+    public static String flinkBackendType(String backend) {
+        return backend.equals(HEAP) ? "hashmap" : backend;
     }
 
     public Trial(String query, String engine, String phase, int index, long rows, long netMillis, long wallMillis,

@@ -71,7 +71,7 @@ class ReportsTest {
         E2eReport.writeCsv(trials, dir.resolve(E2eReport.CSV));
         assertEquals(trials, E2eReport.readCsv(dir.resolve(E2eReport.CSV)));
         assertTrue(Files.readAllLines(dir.resolve(E2eReport.CSV)).get(0)
-                .endsWith(",object_reuse,execution_mode,source_task_cpu_ms"));
+                .endsWith(",object_reuse,execution_mode,source_task_cpu_ms,state_backend,checkpoint_bytes,checkpoint_ms"));
         E2eReport.writeSummary(trials, Queries.select("q0"), "bin/gatun bench e2e", null, Map.of(),
                 Map.of("q0", "default: stock (cost rule)"), dir);
         String md = Files.readString(dir.resolve("e2e-summary.md"));
