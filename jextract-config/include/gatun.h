@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 8
+#define GATUN_ABI_VERSION 9
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -281,9 +281,13 @@ int32_t gatun_operator_held_bytes(GatunOperator* op, int64_t* out_bytes,
  * The native state of an operator (GATUN_OPERATOR_WINDOW_AGGREGATE), for metrics.
  */
 typedef struct GatunStateStats {
-  int64_t keys;    /* distinct group keys holding state */
-  int64_t slices;  /* (key, slice) entries holding accumulators */
-  int64_t bytes;   /* bytes of native state (also counted by gatun_operator_held_bytes) */
+  int64_t keys;       /* distinct group keys holding state */
+  int64_t slices;     /* (key, slice) entries holding accumulators */
+  int64_t bytes;      /* bytes of native state (also counted by gatun_operator_held_bytes) */
+  int64_t late_rows;  /* input rows dropped as late since the handle was created (rows whose
+                         last window had fired: Flink's numLateRecordsDropped) */
+  int64_t progress;   /* the watermark progress: the highest watermark passed to
+                         gatun_operator_advance, or the restored one; INT64_MIN before either */
 } GatunStateStats;
 
 /*
@@ -309,7 +313,7 @@ int32_t gatun_operator_snapshot(GatunOperator* op, int32_t max_parallelism,
  * GATUN_OPERATOR_WINDOW_AGGREGATE only. Adds one section (section/section_len, borrowed)
  * written by gatun_operator_snapshot of an operator with the same state layout, possibly
  * another subtask's at another parallelism; the progress becomes the lowest of the restored
- * sections' (Flink restores the lowest watermark of all subtasks). A wrong magic, an unknown
+ * sections' and of a progress set by gatun_operator_restore_progress. A wrong magic, an unknown
  * version, a truncated or corrupt section or a different layout fails with
  * GATUN_ERR_INVALID_ARGUMENT naming what differs (for a layout, both descriptions); the
  * operator must then be freed. Restored windows fire exactly as they would have in the
@@ -317,6 +321,18 @@ int32_t gatun_operator_snapshot(GatunOperator* op, int32_t max_parallelism,
  */
 int32_t gatun_operator_restore(GatunOperator* op, const uint8_t* section, size_t section_len,
                                char* err_buf, size_t err_cap);
+
+/*
+ * GATUN_OPERATOR_WINDOW_AGGREGATE only (any other kind: GATUN_ERR_INVALID_ARGUMENT): the
+ * progress a restored operator continues from, in place of the lowest of the restored
+ * sections' (sections restored afterwards can only lower it). Flink restores its window
+ * operator's watermark as the lowest of EVERY subtask's, kept in union operator state, so
+ * that a subtask which receives no section still drops the rows of windows that fired before
+ * the snapshot; the caller keeps the progress the same way (gatun_operator_state_stats
+ * reports it) and passes the restored one here, before the first process or advance.
+ */
+int32_t gatun_operator_restore_progress(GatunOperator* op, int64_t progress, char* err_buf,
+                                        size_t err_cap);
 
 /*
  * GATUN_OPERATOR_WINDOW_AGGREGATE only: a bound on the native state's bytes (INT64_MAX, the
@@ -327,7 +343,8 @@ int32_t gatun_operator_restore(GatunOperator* op, const uint8_t* section, size_t
 int32_t gatun_operator_limit_state(GatunOperator* op, int64_t max_bytes, char* err_buf,
                                    size_t err_cap);
 
-/* Fills *out with the operator's native state (zeros for kinds without state). */
+/* Fills *out with the operator's native state (for kinds without state: zeros, progress
+ * INT64_MIN). */
 int32_t gatun_operator_state_stats(GatunOperator* op, GatunStateStats* out, char* err_buf,
                                    size_t err_cap);
 

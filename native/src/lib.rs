@@ -26,7 +26,8 @@ pub use ffi::guard::{GatunError, GatunResult};
 pub use ffi::operator::{
     gatun_operator_advance, gatun_operator_create, gatun_operator_flush, gatun_operator_free,
     gatun_operator_held_bytes, gatun_operator_limit_state, gatun_operator_process,
-    gatun_operator_restore, gatun_operator_snapshot, gatun_operator_state_stats, GatunOperator,
+    gatun_operator_restore, gatun_operator_restore_progress, gatun_operator_snapshot,
+    gatun_operator_state_stats, GatunOperator,
 };
 pub use ffi::passthrough::{
     gatun_passthrough, gatun_passthrough_create, gatun_passthrough_free, GatunPassthrough,

@@ -4,7 +4,7 @@
 //! header and fails when the two drift apart.
 
 /// `GATUN_ABI_VERSION`: bumped on every incompatible change of the header.
-pub const GATUN_ABI_VERSION: u32 = 8;
+pub const GATUN_ABI_VERSION: u32 = 9;
 
 /// Success.
 pub const GATUN_OK: i32 = 0;
@@ -63,9 +63,9 @@ pub struct GatunWatermarkProgress {
     pub after: i64,
 }
 
-/// `struct GatunStateStats`: an operator's native state (three `int64_t`, 24 bytes).
+/// `struct GatunStateStats`: an operator's native state (five `int64_t`, 40 bytes).
 #[repr(C)]
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GatunStateStats {
     /// Distinct group keys holding state.
     pub keys: i64,
@@ -73,6 +73,23 @@ pub struct GatunStateStats {
     pub slices: i64,
     /// Bytes of native state.
     pub bytes: i64,
+    /// Rows dropped as late since the handle was created.
+    pub late_rows: i64,
+    /// The watermark progress, `i64::MIN` before the first.
+    pub progress: i64,
+}
+
+/// What an operator without state reports.
+impl Default for GatunStateStats {
+    fn default() -> Self {
+        Self {
+            keys: 0,
+            slices: 0,
+            bytes: 0,
+            late_rows: 0,
+            progress: i64::MIN,
+        }
+    }
 }
 
 /// The `GATUN_ABI_VERSION` this library was built from. Java compares it with the

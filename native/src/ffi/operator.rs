@@ -384,6 +384,30 @@ pub unsafe extern "C" fn gatun_operator_restore(
     unsafe { guard("gatun_operator_restore", err_buf, err_cap, body) }
 }
 
+/// See `gatun.h`. Sets the progress a restored operator continues from.
+///
+/// # Safety
+///
+/// `op` must be NULL or a pointer (checked against the live handles); `err_buf` must be
+/// NULL or valid for writes of `err_cap` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn gatun_operator_restore_progress(
+    op: *mut GatunOperator,
+    progress: i64,
+    err_buf: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    let body = || {
+        LIVE.check(op)?;
+        // SAFETY: a live handle (checked), not freed during the call (contract).
+        let handle = unsafe { &*op };
+        handle.require_state("gatun_operator_restore_progress")?;
+        handle.lock()?.restore_progress(progress)
+    };
+    // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
+    unsafe { guard("gatun_operator_restore_progress", err_buf, err_cap, body) }
+}
+
 /// See `gatun.h`. Bounds the operator's native state.
 ///
 /// # Safety
@@ -433,6 +457,8 @@ pub unsafe extern "C" fn gatun_operator_state_stats(
                 keys: stats.keys,
                 slices: stats.slices,
                 bytes: stats.bytes,
+                late_rows: stats.late_rows,
+                progress: stats.progress,
             })
         };
         Ok(())

@@ -88,13 +88,19 @@ pub trait NativeOperator: Send + std::fmt::Debug {
         Err(no_state("gatun_operator_restore"))
     }
 
+    /// Sets the progress a restored operator continues from (kinds with state only).
+    fn restore_progress(&mut self, progress: i64) -> GatunResult {
+        let _ = progress;
+        Err(no_state("gatun_operator_restore_progress"))
+    }
+
     /// Bounds the state's bytes (kinds with state only).
     fn limit_state(&mut self, max_bytes: i64) -> GatunResult {
         let _ = max_bytes;
         Err(no_state("gatun_operator_limit_state"))
     }
 
-    /// The state's keys, slices and bytes (zeros without state).
+    /// The state's keys, slices, bytes, late rows and progress (the defaults without state).
     fn state_stats(&self) -> StateStats {
         StateStats::default()
     }

@@ -218,6 +218,7 @@ fn every_header_function_is_implemented_with_its_signature() {
         "gatun_operator_limit_state",
         "gatun_operator_process",
         "gatun_operator_restore",
+        "gatun_operator_restore_progress",
         "gatun_operator_snapshot",
         "gatun_operator_state_stats",
         "gatun_passthrough",
@@ -330,7 +331,10 @@ fn state_stats_fields_match_the_header() {
         ("keys", offset_of!(GatunStateStats, keys)),
         ("slices", offset_of!(GatunStateStats, slices)),
         ("bytes", offset_of!(GatunStateStats, bytes)),
+        ("late_rows", offset_of!(GatunStateStats, late_rows)),
+        ("progress", offset_of!(GatunStateStats, progress)),
     ];
+    assert_eq!(std::mem::size_of::<GatunStateStats>(), rust.len() * 8);
     let expected: Vec<_> = rust
         .iter()
         .enumerate()

@@ -26,8 +26,8 @@ use gatun_native::ffi::abi::{
 };
 use gatun_native::ops::local_aggregate::window_plan::WINDOW_TYPE_URL;
 use gatun_native::{
-    gatun_operator_limit_state, gatun_operator_restore, gatun_operator_snapshot,
-    gatun_operator_state_stats,
+    gatun_operator_limit_state, gatun_operator_restore, gatun_operator_restore_progress,
+    gatun_operator_snapshot, gatun_operator_state_stats,
 };
 use prost::encoding::{encode_key, encode_varint, WireType};
 use prost::Message;
@@ -257,6 +257,12 @@ fn row(k: &str, measures: &str, start: i64, end: i64) -> Row {
     (k.to_string(), measures.to_string(), start, end, end - 1)
 }
 
+/// Keys, slices and bytes of the state.
+fn held(h: &Handle) -> (i64, i64, i64) {
+    let s = stats_of(h);
+    (s.keys, s.slices, s.bytes)
+}
+
 fn stats_of(h: &Handle) -> GatunStateStats {
     let mut out = GatunStateStats::default();
     let mut err = [0 as c_char; 1024];
@@ -330,6 +336,17 @@ fn restore(h: &Handle, section: &[u8]) -> Result<(), (i32, String)> {
     Ok(())
 }
 
+fn restore_progress(h: &Handle, progress: i64) -> Result<(), (i32, String)> {
+    let mut err = [0 as c_char; 1024];
+    // SAFETY: valid pointers; the handle is live.
+    let status =
+        unsafe { gatun_operator_restore_progress(h.raw(), progress, err.as_mut_ptr(), err.len()) };
+    if status != GATUN_OK {
+        return Err((status, message(&err)));
+    }
+    Ok(())
+}
+
 fn limit(h: &Handle, bytes: i64) -> Result<(), (i32, String)> {
     let mut err = [0 as c_char; 1024];
     // SAFETY: valid pointers; the handle is live.
@@ -375,7 +392,9 @@ fn tumble_global_merges_local_accumulators_and_fires_in_window_order() {
         fired(h.advance(i64::MAX).unwrap()),
         vec![row("a", "1 1 -1 4", 1_000, 2_000)]
     );
-    assert_eq!(stats_of(&h), GatunStateStats::default());
+    assert_eq!(held(&h), (0, 0, 0));
+    let s = stats_of(&h);
+    assert_eq!((s.late_rows, s.progress), (0, i64::MAX));
     assert!(h.flush().unwrap().is_none());
 }
 
@@ -391,11 +410,9 @@ fn late_rows_of_fired_windows_are_dropped() {
         None,
     )
     .unwrap();
-    assert_eq!(
-        stats_of(&h),
-        GatunStateStats::default(),
-        "the late row left no state"
-    );
+    assert_eq!(held(&h), (0, 0, 0), "the late row left no state");
+    let s = stats_of(&h);
+    assert_eq!((s.late_rows, s.progress), (1, 1_500), "counted as late");
     h.process(
         &global_input(&[("ok", 1, Some(2), None, 1, 1, 2_000)]),
         None,
@@ -404,6 +421,77 @@ fn late_rows_of_fired_windows_are_dropped() {
     assert_eq!(
         fired(h.advance(1_999).unwrap()),
         vec![row("ok", "1 2 NULL 1", 1_000, 2_000)]
+    );
+}
+
+#[test]
+fn late_rows_count_only_the_rows_flink_drops() {
+    let _guard = no_leaks();
+    let h = global_handle(&hop(3_000, 1_000), true);
+    assert_eq!(stats_of(&h).progress, i64::MIN);
+    h.process(
+        &global_input(&[("a", 1, Some(1), Some(1.0), 1, 1, 1_000)]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(fired(h.advance(1_500).unwrap()).len(), 1);
+    // slice 1000 has fired, but its last window (ending at 3000) has not: folded, not dropped
+    h.process(
+        &global_input(&[("b", 1, Some(1), Some(1.0), 1, 1, 1_000)]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(stats_of(&h).late_rows, 0);
+    // slice -1000's last window ended at 1000: dropped, twice
+    let late = global_input(&[
+        ("c", 1, Some(1), Some(1.0), 1, 1, -1_000),
+        ("a", 1, Some(1), Some(1.0), 1, 1, -1_000),
+    ]);
+    h.process(&late, None).unwrap();
+    let s = stats_of(&h);
+    assert_eq!((s.keys, s.late_rows, s.progress), (2, 2, 1_500));
+}
+
+#[test]
+fn a_restored_progress_holds_without_sections_and_sections_only_lower_it() {
+    let _guard = no_leaks();
+    let window = Window::tumble(1_000);
+    let writer = global_handle(&window, false);
+    writer
+        .process(&global_input(&[("a", 1, Some(1), None, 1, 1, 2_000)]), None)
+        .unwrap();
+    assert!(writer.advance(1_500).unwrap().is_none());
+    let sections = snapshot(&writer, 128).unwrap();
+    assert_eq!(sections.len(), 1);
+    let old = global_input(&[("new", 1, Some(1), None, 1, 1, 1_000)]);
+    // a subtask that receives no section but the progress of all subtasks drops the old window's row
+    let empty = global_handle(&window, false);
+    restore_progress(&empty, 1_500).unwrap();
+    assert_eq!(stats_of(&empty).progress, 1_500);
+    empty.process(&old, None).unwrap();
+    let s = stats_of(&empty);
+    assert_eq!((s.keys, s.late_rows), (0, 1), "dropped as late");
+    assert!(empty.advance(1_600).unwrap().is_none());
+    // without it the row would have made a window Flink never emits
+    let unaware = global_handle(&window, false);
+    unaware.process(&old, None).unwrap();
+    assert_eq!(fired(unaware.advance(1_600).unwrap()).len(), 1);
+    // a section restored afterwards only lowers the progress, never raises it
+    let lower = global_handle(&window, false);
+    restore_progress(&lower, 700).unwrap();
+    restore(&lower, &sections[0].1).unwrap();
+    assert_eq!(stats_of(&lower).progress, 700);
+    let higher = global_handle(&window, false);
+    restore(&higher, &sections[0].1).unwrap();
+    restore_progress(&higher, 700).unwrap();
+    assert_eq!(
+        stats_of(&higher).progress,
+        700,
+        "set in place of the sections'"
+    );
+    assert_eq!(
+        fired(higher.advance(i64::MAX).unwrap()),
+        vec![row("a", "1 1 NULL 1", 1_000, 2_000)]
     );
 }
 
@@ -430,7 +518,7 @@ fn hop_merges_slices_newest_first_and_skips_empty_windows() {
             row("a", "2 2 2", 2_000, 5_000),
         ]
     );
-    assert_eq!(stats_of(&h), GatunStateStats::default());
+    assert_eq!(held(&h), (0, 0, 0));
 }
 
 #[test]
@@ -467,7 +555,7 @@ fn cumulate_accumulates_into_the_first_slice_and_frees_it_with_the_last_window()
             row("a", "4 4 4", 3_000, 6_000),
         ]
     );
-    assert_eq!(stats_of(&h), GatunStateStats::default());
+    assert_eq!(held(&h), (0, 0, 0));
 }
 
 fn many_keys(n: usize, slice_end: i64) -> RecordBatch {
@@ -535,7 +623,12 @@ fn snapshot_and_restore_keep_every_window_exactly_once_also_across_operators() {
     late.process(&many_keys(3, 1_000), None).unwrap();
     let s = stats_of(&late);
     late.process(&many_keys(3, 0), None).unwrap();
-    assert_eq!(stats_of(&late), s, "slice 0's windows have all fired");
+    assert_eq!(
+        held(&late),
+        (s.keys, s.slices, s.bytes),
+        "slice 0's windows have all fired"
+    );
+    assert_eq!(stats_of(&late).late_rows, s.late_rows + 3);
 }
 
 #[test]
@@ -636,7 +729,15 @@ fn state_calls_refuse_other_kinds_and_bad_arguments() {
         GATUN_ERR_INVALID_ARGUMENT
     );
     assert_eq!(limit(&calc, 1).unwrap_err().0, GATUN_ERR_INVALID_ARGUMENT);
+    let err = restore_progress(&calc, 1).unwrap_err();
+    assert_eq!(err.0, GATUN_ERR_INVALID_ARGUMENT);
+    assert!(
+        err.1.contains("gatun_operator_restore_progress"),
+        "{}",
+        err.1
+    );
     assert_eq!(stats_of(&calc), GatunStateStats::default());
+    assert_eq!(stats_of(&calc).progress, i64::MIN);
     let h = global_handle(&Window::tumble(1_000), false);
     let mut err = [0 as c_char; 256];
     // SAFETY: NULL arguments are checked.
@@ -668,6 +769,11 @@ fn state_calls_refuse_other_kinds_and_bad_arguments() {
             gatun_operator_limit_state(ptr::null_mut(), 1, err.as_mut_ptr(), err.len()),
             GATUN_ERR_INVALID_ARGUMENT
         );
+        assert_eq!(
+            gatun_operator_restore_progress(ptr::null_mut(), 1, err.as_mut_ptr(), err.len()),
+            GATUN_ERR_INVALID_ARGUMENT
+        );
+        assert!(message(&err).contains("op"));
         let mut out = FFI_ArrowArray::empty();
         assert_eq!(
             gatun_operator_snapshot(ptr::null_mut(), 1, &mut out, err.as_mut_ptr(), err.len()),

@@ -49,11 +49,27 @@ const NULL_ROWTIME: &str =
     "RowTime field should not be null, please convert it to a non-null long value.";
 
 /// The statistics of `gatun_operator_state_stats`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StateStats {
     pub keys: i64,
     pub slices: i64,
     pub bytes: i64,
+    /// Rows dropped as late since the operator was created (Flink's `numLateRecordsDropped`).
+    pub late_rows: i64,
+    /// The watermark progress (`i64::MIN` before the first).
+    pub progress: i64,
+}
+
+impl Default for StateStats {
+    fn default() -> Self {
+        Self {
+            keys: 0,
+            slices: 0,
+            bytes: 0,
+            late_rows: 0,
+            progress: i64::MIN,
+        }
+    }
 }
 
 /// One measure: its call, its argument columns (global: accumulator columns) and FILTER.
@@ -85,7 +101,8 @@ pub struct WindowAggregateOperator {
     property_types: Vec<(WindowProperty, DataType)>,
     /// The highest watermark seen (Flink's `currentProgress`).
     progress: i64,
-    /// Whether a section was restored (the progress is then the lowest restored one).
+    /// Whether a section or a progress was restored (a later section's progress then only
+    /// lowers it).
     restored: bool,
     state: State,
     /// The global phase's combine buffer flush rule (Flink's `RecordsWindowBuffer` in the
@@ -554,10 +571,6 @@ impl WindowAggregateOperator {
         }
         Ok(())
     }
-
-    pub fn late_rows(&self) -> u64 {
-        self.late_rows
-    }
 }
 
 impl NativeOperator for WindowAggregateOperator {
@@ -680,6 +693,12 @@ impl NativeOperator for WindowAggregateOperator {
         section::restore(self, bytes)
     }
 
+    fn restore_progress(&mut self, progress: i64) -> GatunResult {
+        self.progress = progress;
+        self.restored = true;
+        Ok(())
+    }
+
     fn limit_state(&mut self, max_bytes: i64) -> GatunResult {
         if max_bytes < 0 {
             return Err(GatunError::invalid_argument(format!(
@@ -696,6 +715,8 @@ impl NativeOperator for WindowAggregateOperator {
             keys: n(self.state.keys()),
             slices: n(self.state.slices()),
             bytes: n(self.state.bytes()),
+            late_rows: i64::try_from(self.late_rows).unwrap_or(i64::MAX),
+            progress: self.progress,
         }
     }
 }

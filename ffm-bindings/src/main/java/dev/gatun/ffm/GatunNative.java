@@ -242,14 +242,30 @@ public final class GatunNative {
         }
     }
 
-    /** {@code gatun_operator_state_stats}: {keys, slices, bytes} of the operator's native state. */
+    /**
+     * {@code gatun_operator_restore_progress}: the progress (watermark) a restored window-aggregate
+     * operator continues from, in place of its sections'.
+     */
+    public static void operatorRestoreProgress(MemorySegment op, long progress) {
+        requireHandle(op, "op");
+        try (CallScratch call = new CallScratch()) {
+            call.check(gatun_h.gatun_operator_restore_progress(op, progress, call.errBuf(), call.errCap()),
+                    "gatun_operator_restore_progress");
+        }
+    }
+
+    /**
+     * {@code gatun_operator_state_stats}: {keys, slices, bytes, late rows, progress} of the operator's
+     * native state.
+     */
     public static long[] operatorStateStats(MemorySegment op) {
         requireHandle(op, "op");
         try (CallScratch call = new CallScratch()) {
             MemorySegment out = GatunStateStats.allocate(call.arena());
             call.check(gatun_h.gatun_operator_state_stats(op, out, call.errBuf(), call.errCap()),
                     "gatun_operator_state_stats");
-            return new long[] {GatunStateStats.keys(out), GatunStateStats.slices(out), GatunStateStats.bytes(out)};
+            return new long[] {GatunStateStats.keys(out), GatunStateStats.slices(out), GatunStateStats.bytes(out),
+                    GatunStateStats.late_rows(out), GatunStateStats.progress(out)};
         }
     }
 

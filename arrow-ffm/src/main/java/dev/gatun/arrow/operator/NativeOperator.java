@@ -249,8 +249,12 @@ public final class NativeOperator implements AutoCloseable {
         void write(int keyGroup, MemorySegment section) throws IOException;
     }
 
-    /** The native state of an operator: distinct keys, (key, slice) entries and bytes. */
-    public record StateStats(long keys, long slices, long bytes) {}
+    /**
+     * The native state of an operator: distinct keys, (key, slice) entries and bytes, the rows dropped
+     * as late since it was created (Flink's {@code numLateRecordsDropped}), and its watermark progress
+     * ({@code Long.MIN_VALUE} before the first watermark; for kinds without state always).
+     */
+    public record StateStats(long keys, long slices, long bytes, long lateRows, long progress) {}
 
     /** The schema of {@code gatun_operator_snapshot}'s result. */
     private static final Schema SNAPSHOT_SCHEMA = Schema.of(
@@ -302,6 +306,19 @@ public final class NativeOperator implements AutoCloseable {
     }
 
     /**
+     * {@link Kind#WINDOW_AGGREGATE}, when restoring: the progress (watermark) to continue from, in place
+     * of the lowest of the restored sections' (a section restored later can only lower it). Flink
+     * restores a window operator's watermark as the lowest of every subtask's, so a subtask that
+     * receives no section still drops what fired before the snapshot; pass that value here before the
+     * first {@link #process} or {@link #advance}. {@link #stateStats()} reports the progress to keep.
+     *
+     * @throws dev.gatun.ffm.NativeInvalidArgumentException for another kind
+     */
+    public void restoreProgress(long progress) {
+        GatunNative.operatorRestoreProgress(requireOpen(), progress);
+    }
+
+    /**
      * {@link Kind#WINDOW_AGGREGATE}: bounds the native state ({@code Long.MAX_VALUE}: none, the
      * default); a later {@link #process} that grows it beyond fails naming the bound and the key.
      */
@@ -312,7 +329,7 @@ public final class NativeOperator implements AutoCloseable {
     /** The operator's native state (zeros for kinds without state). */
     public StateStats stateStats() {
         long[] s = GatunNative.operatorStateStats(requireOpen());
-        return new StateStats(s[0], s[1], s[2]);
+        return new StateStats(s[0], s[1], s[2], s[3], s[4]);
     }
 
     private MemorySegment requireOpen() {

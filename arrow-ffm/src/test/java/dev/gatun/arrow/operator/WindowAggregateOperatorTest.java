@@ -149,7 +149,7 @@ class WindowAggregateOperatorTest {
         try (NativeOperator op = window(1_000)) {
             assertEquals(WINDOW_AGGREGATE, op.kind());
             assertEquals(OUTPUT, op.outputSchema());
-            assertEquals(new NativeOperator.StateStats(0, 0, 0), op.stateStats());
+            assertEquals(new NativeOperator.StateStats(0, 0, 0, 0, Long.MIN_VALUE), op.stateStats());
             RecordBatch first = rows(1, 100, 2, 200, 1, 1_500);
             assertNull(op.process(first, null));
             assertEquals(BatchState.RELEASED, first.state());
@@ -160,7 +160,7 @@ class WindowAggregateOperatorTest {
             assertNull(op.flush(), "a window aggregate keeps its state on flush");
             assertEquals(List.of("1:1@1000", "2:1@1000"), fired(op.advance(999)));
             assertEquals(List.of("1:1@2000"), fired(op.advance(Long.MAX_VALUE)));
-            assertEquals(new NativeOperator.StateStats(0, 0, 0), op.stateStats());
+            assertEquals(new NativeOperator.StateStats(0, 0, 0, 0, Long.MAX_VALUE), op.stateStats());
         }
         assertEquals(0, GatunLibrary.stats().liveHandles());
     }
@@ -195,6 +195,26 @@ class WindowAggregateOperatorTest {
             assertEquals(2, restored.stateStats().keys());
             assertNull(restored.advance(999), "fired windows stay fired");
             assertEquals(expected, fired(restored.advance(Long.MAX_VALUE)));
+        }
+    }
+
+    @Test
+    void lateRowsAreCountedAndARestoredProgressDropsThemWithoutAnySection() throws IOException {
+        try (NativeOperator op = window(1_000)) {
+            op.process(rows(1, 100), null);
+            assertEquals(List.of("1:1@1000"), fired(op.advance(999)));
+            assertNull(op.process(rows(5, 500, 6, 1_500, 7, 999), null));
+            NativeOperator.StateStats stats = op.stateStats();
+            assertEquals(2, stats.lateRows(), "the rows of the fired window: " + stats);
+            assertEquals(999, stats.progress());
+            assertEquals(1, stats.keys(), "key 6's row in window 2000 is kept");
+        }
+        try (NativeOperator restored = window(1_000)) {
+            restored.restoreProgress(999);
+            assertEquals(new NativeOperator.StateStats(0, 0, 0, 0, 999), restored.stateStats());
+            restored.process(rows(5, 500), null);
+            assertEquals(new NativeOperator.StateStats(0, 0, 0, 1, 999), restored.stateStats());
+            assertNull(restored.advance(Long.MAX_VALUE), "the late row made no window");
         }
     }
 
@@ -249,13 +269,14 @@ class WindowAggregateOperatorTest {
                                 Type.I32.newBuilder().setNullability(Type.Nullability.NULLABILITY_NULLABLE)))
                                 .setNullability(Type.Nullability.NULLABILITY_REQUIRED))).build().toByteArray(),
                 in, new Schema(List.of(), java.util.Map.of()), OutputFormat.ARROW, NativeAllocator.root())) {
-            assertEquals(new NativeOperator.StateStats(0, 0, 0), calc.stateStats());
+            assertEquals(new NativeOperator.StateStats(0, 0, 0, 0, Long.MIN_VALUE), calc.stateStats());
             NativeInvalidArgumentException e = assertThrows(NativeInvalidArgumentException.class,
                     () -> calc.snapshot(128, (g, s) -> { }));
             assertTrue(e.getMessage().contains("GATUN_OPERATOR_CALC"), e.getMessage());
             assertThrows(NativeInvalidArgumentException.class,
                     () -> calc.restore(MemorySegment.ofArray(new byte[] {1})));
             assertThrows(NativeInvalidArgumentException.class, () -> calc.limitState(1));
+            assertThrows(NativeInvalidArgumentException.class, () -> calc.restoreProgress(1));
         }
     }
 
@@ -267,6 +288,7 @@ class WindowAggregateOperatorTest {
         assertThrows(IllegalStateException.class, () -> op.snapshot(1, (g, s) -> { }));
         assertThrows(IllegalStateException.class, () -> op.restore(MemorySegment.ofArray(new byte[1])));
         assertThrows(IllegalStateException.class, () -> op.limitState(1));
+        assertThrows(IllegalStateException.class, () -> op.restoreProgress(1));
         assertArrayEquals(new long[] {0}, new long[] {GatunLibrary.stats().liveHandles()});
     }
 }

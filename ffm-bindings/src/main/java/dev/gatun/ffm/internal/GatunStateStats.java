@@ -19,6 +19,8 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     int64_t keys;
  *     int64_t slices;
  *     int64_t bytes;
+ *     int64_t late_rows;
+ *     int64_t progress;
  * }
  * }
  */
@@ -31,7 +33,9 @@ public class GatunStateStats {
     private static final GroupLayout $LAYOUT = MemoryLayout.structLayout(
         gatun_h.C_LONG.withName("keys"),
         gatun_h.C_LONG.withName("slices"),
-        gatun_h.C_LONG.withName("bytes")
+        gatun_h.C_LONG.withName("bytes"),
+        gatun_h.C_LONG.withName("late_rows"),
+        gatun_h.C_LONG.withName("progress")
     ).withName("GatunStateStats");
 
     /**
@@ -171,6 +175,94 @@ public class GatunStateStats {
      */
     public static void bytes(MemorySegment struct, long fieldValue) {
         struct.set(bytes$LAYOUT, bytes$OFFSET, fieldValue);
+    }
+
+    private static final OfLong late_rows$LAYOUT = (OfLong)$LAYOUT.select(groupElement("late_rows"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int64_t late_rows
+     * }
+     */
+    public static final OfLong late_rows$layout() {
+        return late_rows$LAYOUT;
+    }
+
+    private static final long late_rows$OFFSET = 24;
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int64_t late_rows
+     * }
+     */
+    public static final long late_rows$offset() {
+        return late_rows$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int64_t late_rows
+     * }
+     */
+    public static long late_rows(MemorySegment struct) {
+        return struct.get(late_rows$LAYOUT, late_rows$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int64_t late_rows
+     * }
+     */
+    public static void late_rows(MemorySegment struct, long fieldValue) {
+        struct.set(late_rows$LAYOUT, late_rows$OFFSET, fieldValue);
+    }
+
+    private static final OfLong progress$LAYOUT = (OfLong)$LAYOUT.select(groupElement("progress"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int64_t progress
+     * }
+     */
+    public static final OfLong progress$layout() {
+        return progress$LAYOUT;
+    }
+
+    private static final long progress$OFFSET = 32;
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int64_t progress
+     * }
+     */
+    public static final long progress$offset() {
+        return progress$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int64_t progress
+     * }
+     */
+    public static long progress(MemorySegment struct) {
+        return struct.get(progress$LAYOUT, progress$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int64_t progress
+     * }
+     */
+    public static void progress(MemorySegment struct, long fieldValue) {
+        struct.set(progress$LAYOUT, progress$OFFSET, fieldValue);
     }
 
     /**

@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)8L;
+    private static final int GATUN_ABI_VERSION = (int)9L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 8
+     * #define GATUN_ABI_VERSION 9
      * }
      */
     public static int GATUN_ABI_VERSION() {
@@ -973,6 +973,67 @@ public class gatun_h {
                 traceDowncall("gatun_operator_restore", op, section, section_len, err_buf, err_cap);
             }
             return (int)mh$.invokeExact(op, section, section_len, err_buf, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class gatun_operator_restore_progress {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            gatun_h.C_INT,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG,
+            gatun_h.C_POINTER,
+            gatun_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = gatun_h.findOrThrow("gatun_operator_restore_progress");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore_progress(GatunOperator *op, int64_t progress, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor gatun_operator_restore_progress$descriptor() {
+        return gatun_operator_restore_progress.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore_progress(GatunOperator *op, int64_t progress, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MethodHandle gatun_operator_restore_progress$handle() {
+        return gatun_operator_restore_progress.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore_progress(GatunOperator *op, int64_t progress, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static MemorySegment gatun_operator_restore_progress$address() {
+        return gatun_operator_restore_progress.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t gatun_operator_restore_progress(GatunOperator *op, int64_t progress, char *err_buf, size_t err_cap)
+     * }
+     */
+    public static int gatun_operator_restore_progress(MemorySegment op, long progress, MemorySegment err_buf, long err_cap) {
+        var mh$ = gatun_operator_restore_progress.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("gatun_operator_restore_progress", op, progress, err_buf, err_cap);
+            }
+            return (int)mh$.invokeExact(op, progress, err_buf, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
