@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
@@ -15,6 +16,7 @@ import org.apache.flink.runtime.state.KeyGroupsList;
 import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
@@ -28,6 +30,12 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * frame, in order: {@value #FRAME_MAGIC} (int), the length of the native section (int, 0 for a key
  * group without state), the section. A restore hands every frame of the subtask's key groups to the
  * kernel. State is bounded by the slot's share of the task off-heap budget.
+ *
+ * <p>The watermark progress goes where Flink's window operator keeps its watermark: every subtask
+ * adds its own to a union list state ({@value #PROGRESS_STATE}), and a restored subtask continues
+ * from the lowest of them all, also when none of its key groups holds state (it then drops the rows
+ * of windows that fired before the snapshot, as Flink does). As in Flink, a watermark at or below
+ * that progress passes on as the progress.
  */
 public final class KeyedIslandOperator extends IslandOperator {
     private static final long serialVersionUID = 1L;
@@ -36,7 +44,11 @@ public final class KeyedIslandOperator extends IslandOperator {
     static final int FRAME_MAGIC = 0x47574101;
     /** The union list state in which Flink's own window operator keeps its watermark. */
     private static final String STOCK_WATERMARK_STATE = "watermark";
+    /** The union list state of every subtask's watermark progress. */
+    static final String PROGRESS_STATE = "gatun-window-progress";
     private static final int COPY_CHUNK = 1 << 16;
+
+    private transient ListState<Long> progressState;
 
     public KeyedIslandOperator(NativeCalcSpec spec) {
         super(spec);
@@ -64,15 +76,31 @@ public final class KeyedIslandOperator extends IslandOperator {
             handle.limitState(share);
         }
         metrics.stateGauges();
+        metrics.lateRecordMetrics();
         ListState<Long> stockWatermark = context.getOperatorStateStore()
                 .getUnionListState(new ListStateDescriptor<>(STOCK_WATERMARK_STATE, LongSerializer.INSTANCE));
+        progressState = context.getOperatorStateStore()
+                .getUnionListState(new ListStateDescriptor<>(PROGRESS_STATE, LongSerializer.INSTANCE));
         if (context.isRestored()) {
             if (stockWatermark.get() != null && stockWatermark.get().iterator().hasNext()) {
                 throw new IllegalStateException(notNativeState("it holds Flink's own window state"));
             }
             restore(context, handle);
+            restoreProgress(handle);
         }
         heldChanged();
+    }
+
+    /** Flink's window operator continues from the lowest watermark of all subtasks (WindowAggOperator). */
+    private void restoreProgress(NativeOperator handle) throws Exception {
+        long lowest = Long.MAX_VALUE;
+        for (Long progress : progressState.get()) {
+            lowest = Math.min(lowest, progress);
+        }
+        if (lowest != Long.MAX_VALUE) {
+            handle.restoreProgress(lowest);
+        }
+        currentWatermark = handle.stateStats().progress();
     }
 
     private void restore(StateInitializationContext context, NativeOperator handle) throws IOException {
@@ -118,9 +146,15 @@ public final class KeyedIslandOperator extends IslandOperator {
     }
 
     @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        super.processWatermark(mark.getTimestamp() > currentWatermark ? mark : new Watermark(currentWatermark));
+    }
+
+    @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         processPending();
+        progressState.update(List.of(statefulHandle().stateStats().progress()));
         long start = System.nanoTime();
         KeyedStateCheckpointOutputStream out = context.getRawKeyedOperatorStateOutput();
         KeyGroupsList groups = out.getKeyGroupList();
@@ -173,6 +207,7 @@ public final class KeyedIslandOperator extends IslandOperator {
     void heldChanged() {
         NativeOperator.StateStats stats = statefulHandle().stateStats();
         metrics.state(stats.keys(), stats.slices(), stats.bytes());
+        metrics.lateRows(stats.lateRows());
         budget.held(allocator, kernel.heldBytes());
     }
 

@@ -3,6 +3,7 @@ package dev.gatun.planner.runtime;
 import dev.gatun.arrow.memory.NativeAllocator;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
@@ -14,12 +15,17 @@ import org.apache.flink.metrics.MetricGroup;
 final class NativeCalcMetrics {
     static final int SAMPLE_EVERY = 1024;
     static final String GROUP = "gatun";
+    static final String LATE_RECORDS_DROPPED = "numLateRecordsDropped";
+    static final String LATE_RECORDS_DROPPED_RATE = "lateRecordsDroppedRate";
 
     private final Counter rowsIn;
     private final Counter rowsOut;
     private final Counter batches;
     private final NativeAllocator allocator;
     private final MetricGroup group;
+    private final MetricGroup operatorGroup;
+    private Counter lateRecordsDropped;
+    private long lateRowsCounted;
     private long peakBytes;
     private volatile long stateKeys;
     private volatile long stateSlices;
@@ -35,6 +41,7 @@ final class NativeCalcMetrics {
 
     NativeCalcMetrics(MetricGroup group, NativeAllocator allocator) {
         this.allocator = allocator;
+        this.operatorGroup = group;
         MetricGroup g = group.addGroup(GROUP);
         this.group = g;
         rowsIn = g.counter("rowsIn");
@@ -59,6 +66,24 @@ final class NativeCalcMetrics {
         group.gauge("lastSnapshotMillis", (Gauge<Long>) () -> snapshotNanos / 1_000_000);
         group.gauge("restoredBytes", (Gauge<Long>) () -> restoreBytes);
         group.gauge("restoreMillis", (Gauge<Long>) () -> restoreNanos / 1_000_000);
+    }
+
+    /**
+     * The late-row metrics of Flink's window operators ({@code WindowAggOperator}), under Flink's names
+     * and in the operator's own group, so dashboards built for the stock operator read them: the
+     * rows dropped as late, and their rate.
+     */
+    void lateRecordMetrics() {
+        lateRecordsDropped = operatorGroup.counter(LATE_RECORDS_DROPPED);
+        operatorGroup.meter(LATE_RECORDS_DROPPED_RATE, new MeterView(lateRecordsDropped));
+    }
+
+    /** {@code total}: the late rows the kernel has dropped since it was created. */
+    void lateRows(long total) {
+        if (total > lateRowsCounted) {
+            lateRecordsDropped.inc(total - lateRowsCounted);
+            lateRowsCounted = total;
+        }
     }
 
     void state(long keys, long slices, long bytes) {

@@ -13,7 +13,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Meter;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
+import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
+import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -320,6 +328,90 @@ class GlobalWindowAggregateIslandTest {
         expected.processWatermark(new Watermark(Long.MAX_VALUE));
         failing.processWatermark(new Watermark(Long.MAX_VALUE));
         assertEquals(output(expected, spec), output(failing, spec));
+    }
+
+    @Test
+    void lateRowsCountInFlinksNumLateRecordsDroppedOfTheOperatorGroup() throws Exception {
+        NativeCalcSpec spec = spec();
+        InterceptingOperatorMetricGroup operatorGroup = new InterceptingOperatorMetricGroup();
+        MockEnvironment env = new MockEnvironmentBuilder().setMaxParallelism(MAX_PARALLELISM)
+                .setMetricGroup(new UnregisteredMetricGroups.UnregisteredTaskMetricGroup() {
+                    @Override
+                    public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name,
+                                                                        Map<String, String> variables) {
+                        return operatorGroup;
+                    }
+                }).build();
+        open.add(env);
+        RowDataKeySelector selector = keys(spec);
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedIslandOperator(spec), selector,
+                selector.getProducedType(), env);
+        h.setup(new RowDataSerializer(spec.outputType()));
+        open.add(0, h);
+        h.open();
+        // Flink's names, on the operator's own group (the gatun subgroup is another group)
+        Counter dropped = (Counter) operatorGroup.get("numLateRecordsDropped");
+        assertTrue(operatorGroup.get("lateRecordsDroppedRate") instanceof Meter);
+        h.processElement(row("x", 1, 1, 2_000));
+        h.processWatermark(new Watermark(1_999));
+        assertEquals(0, dropped.getCount());
+        h.processElement(row("x", 1, 1, 2_000)); // late
+        h.processElement(row("y", 1, 1, 1_000)); // late
+        h.processElement(row("y", 1, 1, 3_000));
+        h.processWatermark(new Watermark(2_999)); // the batch is processed before the watermark
+        assertEquals(2, dropped.getCount());
+        h.processElement(row("z", 1, 1, 2_000));
+        h.processWatermark(new Watermark(3_999));
+        assertEquals(3, dropped.getCount());
+        assertEquals(List.of("[y, 1, 1, 1970-01-01T00:00:02, 1970-01-01T00:00:03]"),
+                output(h, spec).stream().filter(r -> r.startsWith("[y")).toList());
+    }
+
+    /**
+     * Rescaled so that one subtask receives no key group holding state: it still continues from the
+     * watermark of the subtask that wrote the state (Flink's union list state of every subtask's
+     * watermark), so it drops the rows of windows that fired before the snapshot, as Flink's window
+     * operator does, and a lower watermark passes on as that progress.
+     */
+    @Test
+    void aSubtaskRestoredWithoutStateContinuesFromTheWatermarkOfAllSubtasks() throws Exception {
+        NativeCalcSpec spec = spec();
+        RowDataKeySelector selector = keys(spec);
+        var one = harness(spec, 1, 0, null);
+        one.processElement(row("a", 1, 1, 2_000));
+        one.processElement(row("a", 1, 2, 3_000));
+        one.processWatermark(new Watermark(1_999));
+        OperatorSubtaskState atOne = one.snapshot(1, 1);
+        int owner = subtaskOf(selector, "a", 2);
+        String other = null;
+        for (int i = 0; other == null; i++) {
+            if (subtaskOf(selector, "k" + i, 2) != owner) {
+                other = "k" + i;
+            }
+        }
+        var empty = harness(spec, 2, 1 - owner, AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                atOne, MAX_PARALLELISM, 1, 2, 1 - owner));
+        KeyedIslandOperator op = (KeyedIslandOperator) empty.getOperator();
+        assertEquals(0, op.statefulHandle().stateStats().keys(), "no key group of this subtask holds state");
+        assertEquals(1_999, op.statefulHandle().stateStats().progress());
+        empty.processElement(row(other, 1, 7, 2_000)); // its window fired before the snapshot
+        empty.processElement(row(other, 1, 8, 3_000));
+        empty.processWatermark(new Watermark(500)); // the restored source starts over
+        empty.processWatermark(new Watermark(Long.MAX_VALUE));
+        assertEquals(List.of("W1999", "[" + other + ", 1, 8, 1970-01-01T00:00:02, 1970-01-01T00:00:03]",
+                "W" + Long.MAX_VALUE), output(empty, spec));
+        assertEquals(1, op.statefulHandle().stateStats().lateRows());
+
+        var owning = harness(spec, 2, owner, AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                atOne, MAX_PARALLELISM, 1, 2, owner));
+        owning.processWatermark(new Watermark(Long.MAX_VALUE));
+        assertEquals(List.of("[a, 1, 2, 1970-01-01T00:00:02, 1970-01-01T00:00:03]", "W" + Long.MAX_VALUE),
+                output(owning, spec));
+    }
+
+    private static int subtaskOf(RowDataKeySelector selector, String key, int parallelism) throws Exception {
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(selector.getKey(row(key, 1, 1, 0).getValue()),
+                MAX_PARALLELISM, parallelism);
     }
 
     /**
