@@ -14,7 +14,8 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
 
 /**
  * A metric reporter on the shared cluster that keeps the counters of Gatun's operators
- * (group {@code gatun}) by job, also after the job ended, so a test can read them afterwards.
+ * (group {@code gatun}), and every operator's {@code numLateRecordsDropped}, by job, also after the
+ * job ended, so a test can read them afterwards.
  * It keeps nothing else: a reporter keeping every metric of every job of the run would also keep
  * what their gauges reference.
  */
@@ -23,7 +24,7 @@ public final class GatunCounters implements MetricReporter {
     private static final Map<JobID, Map<String, Counter>> BY_JOB = new ConcurrentHashMap<>();
 
     /** {@code configuration} with this reporter added. */
-    static Configuration addTo(Configuration configuration) {
+    public static Configuration addTo(Configuration configuration) {
         configuration.setString("metrics.reporter." + NAME + ".factory.class", Factory.class.getName());
         return configuration;
     }
@@ -43,7 +44,8 @@ public final class GatunCounters implements MetricReporter {
     public void notifyOfAddedMetric(Metric metric, String metricName, MetricGroup group) {
         String identifier = group.getMetricIdentifier(metricName);
         String job = group.getAllVariables().get("<job_id>");
-        if (metric instanceof Counter counter && job != null && identifier.contains(".gatun.")) {
+        if (metric instanceof Counter counter && job != null
+                && (identifier.contains(".gatun.") || metricName.equals("numLateRecordsDropped"))) {
             BY_JOB.computeIfAbsent(JobID.fromHexString(job), k -> new ConcurrentHashMap<>()).put(identifier, counter);
         }
     }
