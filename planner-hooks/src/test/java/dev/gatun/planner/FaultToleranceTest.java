@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.testing.CommitSinkFactory;
 import dev.gatun.planner.testing.FailOnceFunction;
+import dev.gatun.planner.testing.FaultyCheckpointStorage;
 import dev.gatun.planner.testing.PacedSourceFactory;
 import dev.gatun.planner.testing.RuntimeJobs;
 import dev.gatun.planner.testing.SharedMiniCluster;
@@ -32,8 +33,11 @@ class FaultToleranceTest {
     private static final long ROWS = 3000;
     private static final long FAIL_AT = 1200;
 
-    /** Where the one failure is injected. */
-    private enum Failure { NONE, SOURCE, SINK, GLOBAL_AGGREGATE }
+    /**
+     * Where the one failure is injected: {@code SNAPSHOT} while the native window operator writes its
+     * state into a checkpoint, {@code RESTORE} while it reads it back (after a source failure).
+     */
+    private enum Failure { NONE, SOURCE, SINK, GLOBAL_AGGREGATE, SNAPSHOT, RESTORE }
 
     /** Runs {@code insert} into table {@code sink_t} ({@code sinkColumns}); returns the committed rows. */
     private static List<String> run(boolean nativeEnabled, Failure failure, String sinkColumns, String insert)
@@ -143,6 +147,24 @@ class FaultToleranceTest {
     }
 
     /**
+     * A checkpoint whose native window snapshot fails (its state stream throws while a section is
+     * written; no checkpoint failure is tolerated) fails the task, and the job restarts from the
+     * previous checkpoint; a restore whose state stream throws at its last key group (the others
+     * restored into the native handle) fails the task, and the next attempt restores. Both end with
+     * the stock windows, exactly once, and nothing native live.
+     */
+    @Test
+    void aFailureWhileTheNativeWindowStateIsSnapshottedOrRestoredRestartsWithExactlyTheStockWindows()
+            throws Exception {
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE);
+        assertFalse(stock.isEmpty());
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SNAPSHOT), "snapshot failure: none lost, none twice");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.RESTORE), "restore failure: none lost, none twice");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    /**
      * Native local and global window aggregates (two-phase HOP windows, the global one's state native)
      * with {@code failure}: the committed windows, sorted.
      */
@@ -150,9 +172,15 @@ class FaultToleranceTest {
         String run = UUID.randomUUID().toString();
         Map<String, String> settings = new HashMap<>(RuntimeJobs.checkpointed());
         settings.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        if (failure == Failure.SNAPSHOT || failure == Failure.RESTORE) {
+            settings.putAll(FaultyCheckpointStorage.options(run, failure == Failure.SNAPSHOT
+                    ? FaultyCheckpointStorage.Mode.SNAPSHOT : FaultyCheckpointStorage.Mode.RESTORE, "sink-" + run));
+            settings.put("execution.checkpointing.tolerable-failed-checkpoints", "0");
+        }
+        boolean sourceFails = failure == Failure.SOURCE || failure == Failure.RESTORE;
         TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, settings);
         tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ", WATERMARK FOR ts AS ts) "
-                + PacedSourceFactory.with("src-" + run, ROWS, 2000, failure == Failure.SOURCE ? FAIL_AT : -1, "sink-" + run));
+                + PacedSourceFactory.with("src-" + run, ROWS, 2000, sourceFails ? FAIL_AT : -1, "sink-" + run));
         tEnv.executeSql("CREATE TEMPORARY TABLE sink_t (k INT, we TIMESTAMP(3), c BIGINT, total BIGINT, top BIGINT)"
                 + " " + (failure == Failure.SINK ? CommitSinkFactory.withFailure("sink-" + run, FAIL_AT / 10)
                         : CommitSinkFactory.with("sink-" + run)));
@@ -172,10 +200,18 @@ class FaultToleranceTest {
                     && plan.lines().filter(l -> l.startsWith("stock (")).allMatch(l -> l.contains("FAIL_ONCE")), plan);
         }
         tEnv.executeSql(insert).await();
-        assertEquals(failure == Failure.SOURCE, PacedSourceFactory.failed("src-" + run), "the source failure happened");
+        assertEquals(sourceFails, PacedSourceFactory.failed("src-" + run), "the source failure happened");
         assertEquals(failure == Failure.SINK, CommitSinkFactory.failed("sink-" + run), "the sink failure happened");
         assertEquals(failure == Failure.GLOBAL_AGGREGATE, FailOnceFunction.failed(run),
                 "the window operator's failure happened");
+        String injected = FaultyCheckpointStorage.injected(run);
+        if (failure == Failure.SNAPSHOT) {
+            assertTrue(injected != null && injected.contains("NativeOperator.snapshot"),
+                    "the failure hit the native snapshot: " + injected);
+        } else if (failure == Failure.RESTORE) {
+            assertTrue(injected != null && injected.contains("KeyedIslandOperator.restore"),
+                    "the failure hit the native restore: " + injected);
+        }
         assertTrue(CommitSinkFactory.committedByCheckpoint("sink-" + run).size() > 1, "committed over several checkpoints");
         List<String> rows = new ArrayList<>(CommitSinkFactory.committed("sink-" + run));
         rows.sort(null);
