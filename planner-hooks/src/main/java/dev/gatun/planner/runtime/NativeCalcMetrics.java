@@ -10,7 +10,8 @@ import org.apache.flink.metrics.MetricGroup;
  * Per-operator metrics, in the operator's metric group under {@code gatun}: rows in and out,
  * batches, native bytes live now and at their peak (entry batch plus imported result, taken
  * while a result is held), and the entry conversion time, sampled on one row in
- * {@value #SAMPLE_EVERY} so the hot path reads no clock per row.
+ * {@value #SAMPLE_EVERY} so the hot path reads no clock per row. An island with native state adds
+ * its state gauges there and Flink's late-row metrics in the operator's own group.
  */
 final class NativeCalcMetrics {
     static final int SAMPLE_EVERY = 1024;
