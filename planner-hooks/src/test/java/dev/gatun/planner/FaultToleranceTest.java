@@ -133,23 +133,37 @@ class FaultToleranceTest {
 
     @Test
     void nativeWindowAggregatesRestartWithExactlyTheStockWindows() throws Exception {
-        List<String> stock = runLocalWindowAggregate(false, Failure.NONE);
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE, false);
         assertFalse(stock.isEmpty());
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE), "source failure: none lost, none twice");
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.SINK), "sink failure: none lost, none twice");
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE),
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE, false),
+                "source failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SINK, false), "sink failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE, false),
+                "failure in the native window operator's task: none lost, none twice");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aNativeOnePhaseWindowAggregateRestartsWithExactlyTheStockWindows() throws Exception {
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE, true);
+        assertFalse(stock.isEmpty());
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE, true),
+                "source failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE, true),
                 "failure in the native window operator's task: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
 
     /**
-     * Native local and global window aggregates (two-phase HOP windows, the global one's state native)
-     * with {@code failure}: the committed windows, sorted.
+     * Native window aggregates over HOP windows with {@code failure}: two-phase (local and global, the
+     * global one's state native), or {@code onePhase} (one native window aggregate over the raw rows, its
+     * state native); the committed windows, sorted.
      */
-    private static List<String> runLocalWindowAggregate(boolean nativeEnabled, Failure failure) throws Exception {
+    private static List<String> runLocalWindowAggregate(boolean nativeEnabled, Failure failure, boolean onePhase)
+            throws Exception {
         String run = UUID.randomUUID().toString();
         Map<String, String> settings = new HashMap<>(RuntimeJobs.checkpointed());
-        settings.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        settings.put("table.optimizer.agg-phase-strategy", onePhase ? "ONE_PHASE" : "TWO_PHASE");
         TableEnvironment tEnv = RuntimeJobs.env(nativeEnabled, settings);
         tEnv.executeSql("CREATE TEMPORARY TABLE src (" + PacedSourceFactory.COLUMNS + ", WATERMARK FOR ts AS ts) "
                 + PacedSourceFactory.with("src-" + run, ROWS, 2000, failure == Failure.SOURCE ? FAIL_AT : -1, "sink-" + run));
@@ -168,8 +182,11 @@ class FaultToleranceTest {
                 : "INSERT INTO sink_t " + windows;
         if (nativeEnabled) {
             String plan = Gatun.explain(tEnv, insert);
-            assertTrue(plan.contains("native: LocalWindowAggregate(") && plan.contains("native: GlobalWindowAggregate(")
-                    && plan.lines().filter(l -> l.startsWith("stock (")).allMatch(l -> l.contains("FAIL_ONCE")), plan);
+            boolean nativeWindows = onePhase
+                    ? plan.contains("native: WindowAggregate(") && !plan.contains("LocalWindowAggregate(")
+                    : plan.contains("native: LocalWindowAggregate(") && plan.contains("native: GlobalWindowAggregate(");
+            assertTrue(nativeWindows && plan.lines().filter(l -> l.startsWith("stock (")).allMatch(l -> l.contains("FAIL_ONCE")),
+                    plan);
         }
         tEnv.executeSql(insert).await();
         assertEquals(failure == Failure.SOURCE, PacedSourceFactory.failed("src-" + run), "the source failure happened");
