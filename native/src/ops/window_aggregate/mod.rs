@@ -735,8 +735,8 @@ fn sum0_value(value: Value, result: &DataType) -> Value {
         (Value::Null, DataType::Float64) => Value::F64(0.0),
         (Value::Null, DataType::Decimal128(_, _)) => Value::Dec(0),
         (Value::Null, _) => Value::Int(0),
-        (Value::F32(f), _) if f == 0.0 => Value::F32(0.0),
-        (Value::F64(f), _) if f == 0.0 => Value::F64(0.0),
+        (Value::F32(f), _) => Value::F32(if f == 0.0 { 0.0 } else { f }),
+        (Value::F64(f), _) => Value::F64(if f == 0.0 { 0.0 } else { f }),
         (v, _) => v,
     }
 }
