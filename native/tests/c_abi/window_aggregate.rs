@@ -1195,6 +1195,102 @@ fn one_phase_ltz_windows_are_aligned_in_the_session_zone() {
 }
 
 #[test]
+fn one_phase_sum0_is_zero_over_no_values() {
+    let _guard = no_leaks();
+    let phase = AggregationPhase::InitialToResult;
+    let measures = [
+        M {
+            phase,
+            ..m("sum0", 2)
+        },
+        M {
+            phase,
+            ..m("sum", 2)
+        },
+    ];
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("s0", DataType::Int64, false),
+        Field::new("s", DataType::Int64, true),
+        Field::new("window_end", ts(), false),
+    ]);
+    let h = one_phase(&Window::tumble(1_000), &measures, 0, false, &[2], expected);
+    h.process(
+        &raw_rows(&[("a", 100, None), ("b", 200, Some(4)), ("b", 300, None)]),
+        None,
+    )
+    .unwrap();
+    let out = h.advance(i64::MAX).unwrap().unwrap();
+    let k = out.column(0).as_string::<i32>();
+    let s0 = out.column(1).as_primitive::<Int64Type>();
+    let s = out.column(2).as_primitive::<Int64Type>();
+    let mut got: Vec<_> = (0..out.num_rows())
+        .map(|i| {
+            (
+                k.value(i).to_string(),
+                s0.is_valid(i).then(|| s0.value(i)),
+                s.is_valid(i).then(|| s.value(i)),
+            )
+        })
+        .collect();
+    got.sort();
+    // $SUM0 starts at 0 where SUM stays NULL until a value arrives
+    assert_eq!(
+        got,
+        vec![("a".into(), Some(0), None), ("b".into(), Some(4), Some(4))]
+    );
+}
+
+#[test]
+fn a_one_phase_sum0_of_a_wide_decimal_is_refused() {
+    let _guard = no_leaks();
+    use arrow::array::Decimal128Array;
+    let input = batch(vec![
+        ("k", Arc::new(StringArray::from(vec!["a"])) as ArrayRef),
+        (
+            "ts",
+            Arc::new(TimestampMillisecondArray::from_iter_values([100])),
+        ),
+        (
+            "v",
+            Arc::new(
+                Decimal128Array::from(vec![1])
+                    .with_precision_and_scale(19, 2)
+                    .unwrap(),
+            ),
+        ),
+    ]);
+    let schema = input.schema();
+    let projections = [("k", col("k")), ("ts", col("ts")), ("v", col("v"))];
+    let proto = agg_plan_proto(
+        &schema,
+        &projections,
+        None,
+        &[0],
+        &[M {
+            phase: AggregationPhase::InitialToResult,
+            ..m("sum0", 2)
+        }],
+        &[],
+    );
+    let bytes = with_enhancement(
+        proto,
+        WINDOW_TYPE_URL,
+        window_bytes(&Window::tumble(1_000), &[], 0, false),
+    )
+    .encode_to_vec();
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("s0", DataType::Decimal128(38, 2), false),
+    ]);
+    let Err(err) = create_window(&bytes, &schema, &expected) else {
+        panic!("created");
+    };
+    assert_eq!(err.0, GATUN_ERR_PLAN);
+    assert!(err.1.contains("measure 0 (sum0)"), "{}", err.1);
+}
+
+#[test]
 fn mutated_sections_fail_cleanly_or_restore() {
     let _guard = no_leaks();
     let h = global_handle(&hop(2_000, 1_000), true);

@@ -63,7 +63,12 @@ pub(super) fn fire_due(
                 .iter()
                 .map(|&i| {
                     let m = &op.measures[i];
-                    m.call.value(&acc[m.offset..m.offset + m.call.slots.len()])
+                    let value = m.call.value(&acc[m.offset..m.offset + m.call.slots.len()]);
+                    if m.zero_when_empty {
+                        super::sum0_value(value, &m.call.result)
+                    } else {
+                        value
+                    }
                 })
                 .collect();
             out.push(Fired {

@@ -80,6 +80,8 @@ struct Measure {
     filter: Option<usize>,
     /// First slot in an entry's accumulators.
     offset: usize,
+    /// Calcite's `$SUM0` (Substrait `sum0`): kept as a SUM, its value 0 where the SUM's is NULL.
+    zero_when_empty: bool,
 }
 
 /// A compiled window aggregate.
@@ -305,6 +307,9 @@ impl WindowAggregateOperator {
                     m.declared
                 )));
             }
+            if m.zero_when_empty && !global {
+                check_sum0_argument(i, &compiled[m.arguments[0]])?;
+            }
             if let Some(f) = m.filter {
                 if compiled[f].data_type != DataType::Boolean {
                     return Err(bad(format!(
@@ -337,6 +342,7 @@ impl WindowAggregateOperator {
                 arguments: m.arguments.clone(),
                 filter: m.filter,
                 offset,
+                zero_when_empty: m.zero_when_empty,
             });
             offset += slots;
         }
@@ -718,6 +724,41 @@ impl NativeOperator for WindowAggregateOperator {
             late_rows: i64::try_from(self.late_rows).unwrap_or(i64::MAX),
             progress: self.progress,
         }
+    }
+}
+
+/// A one-phase `sum0` takes the argument types where a SUM with NULL read as 0 is exactly
+/// Flink's `$SUM0` (which starts at 0): integers, floats (a sum starting at 0.0 differs only in
+/// the sign of an all -0.0 sum) and DECIMALs of precision <= 18 (their DECIMAL(38) sum cannot
+/// overflow, where Flink's `$SUM0` would stay NULL and a SUM restart).
+fn check_sum0_argument(i: usize, argument: &Compiled) -> GatunResult {
+    let admitted = match &argument.data_type {
+        DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64 => true,
+        DataType::Float32 | DataType::Float64 => true,
+        DataType::Decimal128(p, _) => *p <= 18,
+        _ => false,
+    };
+    if admitted {
+        return Ok(());
+    }
+    Err(bad(format!(
+        "measure {i} (sum0) of {} ({}) is not admitted: sum0 takes integers, floats and DECIMALs \
+         of precision <= 18",
+        argument.data_type, argument.rendering
+    )))
+}
+
+/// A `sum0` measure's value of type `result`: 0 for a NULL SUM, 0.0 for -0.0 (Flink's `$SUM0`
+/// starts at 0).
+fn sum0_value(value: Value, result: &DataType) -> Value {
+    match (value, result) {
+        (Value::Null, DataType::Float32) => Value::F32(0.0),
+        (Value::Null, DataType::Float64) => Value::F64(0.0),
+        (Value::Null, DataType::Decimal128(_, _)) => Value::Dec(0),
+        (Value::Null, _) => Value::Int(0),
+        (Value::F32(f), _) => Value::F32(if f == 0.0 { 0.0 } else { f }),
+        (Value::F64(f), _) => Value::F64(if f == 0.0 { 0.0 } else { f }),
+        (v, _) => v,
     }
 }
 

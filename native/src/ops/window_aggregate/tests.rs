@@ -1,6 +1,7 @@
 //! Unit tests of the window aggregate's key groups: the expected values were computed by Flink
 //! 2.2.1's own classes (a `BinaryRowData` written by `BinaryRowWriter`, its `hashCode()`, and
-//! `KeyGroupRangeAssignment.assignToKeyGroup` for max parallelism 128, 32768 and 7).
+//! `KeyGroupRangeAssignment.assignToKeyGroup` for max parallelism 128, 32768 and 7); and of the
+//! value a `sum0` measure emits.
 
 use std::sync::Arc;
 
@@ -103,4 +104,31 @@ fn murmur_hash_is_never_negative() {
     for code in [0, 1, -1, i32::MAX, i32::MIN, 42, 123_456_789] {
         assert!(murmur_hash(code) >= 0, "{code}");
     }
+}
+
+#[test]
+fn a_sum0_emits_zero_for_no_values_and_positive_zero_for_a_negative_zero_sum() {
+    use super::sum0_value;
+    use crate::aggregate::scalar::Value;
+    use arrow::datatypes::DataType;
+    assert_eq!(sum0_value(Value::Null, &DataType::Int32), Value::Int(0));
+    assert_eq!(sum0_value(Value::Null, &DataType::Float64), Value::F64(0.0));
+    assert_eq!(sum0_value(Value::Null, &DataType::Float32), Value::F32(0.0));
+    assert_eq!(
+        sum0_value(Value::Null, &DataType::Decimal128(38, 2)),
+        Value::Dec(0)
+    );
+    let Value::F64(z) = sum0_value(Value::F64(-0.0), &DataType::Float64) else {
+        panic!("not a double");
+    };
+    assert!(z == 0.0 && z.is_sign_positive());
+    let Value::F32(z) = sum0_value(Value::F32(-0.0), &DataType::Float32) else {
+        panic!("not a float");
+    };
+    assert!(z == 0.0 && z.is_sign_positive());
+    assert_eq!(sum0_value(Value::Int(-7), &DataType::Int64), Value::Int(-7));
+    assert_eq!(
+        sum0_value(Value::F64(-1.5), &DataType::Float64),
+        Value::F64(-1.5)
+    );
 }

@@ -79,7 +79,8 @@ public final class GatunOptions {
     public static final ConfigOption<Boolean> WINDOW_AGGREGATE_ENABLED = key("gatun.aggregate.window.enabled")
             .booleanType()
             .defaultValue(true)
-            .withDescription("Run the global phase of two-phase window aggregates natively, its accumulators kept"
+            .withDescription("Run window aggregates natively (one-phase ones and the global phase of two-phase"
+                    + " ones; TUMBLE, HOP, CUMULATE on event time), their accumulators kept"
                     + " as native state (bounded by taskmanager.memory.task.off-heap.size, checkpointed into Flink's"
                     + " raw keyed state). false keeps them on Flink. Their state is not Flink's window state: a"
                     + " savepoint restores only with the setting it was taken with.");

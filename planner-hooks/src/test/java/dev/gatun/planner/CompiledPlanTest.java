@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.nodes.PlanNodesFactory;
 import dev.gatun.planner.nodes.StreamExecNativeCalc;
+import dev.gatun.planner.nodes.StreamExecNativeWindowAggregate;
 import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.testing.CollectSinkFactory;
 import dev.gatun.planner.testing.GatunCounters;
@@ -180,6 +181,69 @@ class CompiledPlanTest {
             } finally {
                 q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
             }
+        }
+    }
+
+    /**
+     * A one-phase window aggregate is a {@code gatun-stream-exec-native-window-aggregate_1} node: it runs
+     * natively, or as the stock node it carries with Gatun disabled, and keeps the stock node's uid (also
+     * with a uid format that names the node type).
+     */
+    @Test
+    void aCompiledPlanCarriesTheNativeOnePhaseWindowAggregateAndRunsItNativelyOrStock() throws Exception {
+        q.set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        q.sql("CREATE TEMPORARY TABLE tw (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
+                + " WATERMARK FOR wts AS wts - INTERVAL '1' SECOND) LIKE t");
+        String query = "SELECT window_start, window_end, MOD(id, 5) AS k, COUNT(*) AS c, SUM(b) AS total"
+                + " FROM TABLE(CUMULATE(TABLE tw, DESCRIPTOR(wts), INTERVAL '6' HOUR, INTERVAL '1' DAY)) WHERE a > 0"
+                + " GROUP BY window_start, window_end, MOD(id, 5)";
+        String explain = q.explain(query);
+        assertTrue(explain.contains("native: WindowAggregate(") && !explain.contains("LocalWindowAggregate("),
+                explain);
+        List<String> expected = q.run(query, false);
+        expected.sort(null);
+        assertFalse(expected.isEmpty());
+        String node = "\"" + StreamExecNativeWindowAggregate.TYPE_NAME + "_1\"";
+        String json = null;
+        for (boolean nativeEnabled : new boolean[] {true, false}) {
+            String id = CollectSinkFactory.newId();
+            q.sql("DROP TEMPORARY TABLE IF EXISTS window_sink");
+            q.sql("CREATE TEMPORARY TABLE window_sink (ws TIMESTAMP(3), we TIMESTAMP(3), k INT, c BIGINT,"
+                    + " total BIGINT) WITH ('connector' = 'gatun-test-collect', 'id' = '" + id + "')");
+            ExecNodeContext.resetIdCounter();
+            json = q.env().compilePlanSql("INSERT INTO window_sink " + query).asJsonString();
+            assertTrue(json.contains(node) && json.contains("\"nativeLocalAggregate\"")
+                    && json.contains("CUMULATE(size=86400000ms, step=21600000ms)")
+                    && !json.contains("\"stream-exec-window-aggregate_1\""), json);
+            q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, nativeEnabled);
+            try {
+                JobID job = await(q.env().loadPlan(PlanReference.fromJsonString(json)).execute());
+                List<String> rows = new ArrayList<>(CollectSinkFactory.take(id));
+                rows.sort(null);
+                assertEquals(expected, rows, "native enabled: " + nativeEnabled);
+                assertEquals(nativeEnabled, GatunCounters.of(job).entrySet().stream().anyMatch(e -> e.getKey()
+                        .contains("NativeWindowAggregate") && e.getKey().endsWith(".gatun.rowsIn")
+                        && e.getValue().getCount() > 0), "the native window aggregate ran: " + nativeEnabled);
+            } finally {
+                q.env().getConfig().set(GatunOptions.NATIVE_ENABLED, true);
+            }
+        }
+        q.set(GatunOptions.NATIVE_ENABLED.key(), "false");
+        String stockJson;
+        try {
+            ExecNodeContext.resetIdCounter();
+            stockJson = q.env().compilePlanSql("INSERT INTO window_sink " + query).asJsonString();
+        } finally {
+            q.set(GatunOptions.NATIVE_ENABLED.key(), "true");
+        }
+        assertTrue(stockJson.contains("\"stream-exec-window-aggregate_1\"") && !stockJson.contains(node), stockJson);
+        for (String format : List.of("<id>_<transformation>", "<id>_<type>_<version>_<transformation>")) {
+            q.set("table.exec.uid.format", format);
+            List<String> stockUids = uids(translate(q.env(), stockJson));
+            String windowUid = format.contains("<type>") ? "_stream-exec-window-aggregate_1_window-aggregate"
+                    : "_window-aggregate";
+            assertTrue(stockUids.stream().anyMatch(u -> u.endsWith(windowUid)), stockUids.toString());
+            assertEquals(stockUids, uids(translate(q.env(), json)), format);
         }
     }
 

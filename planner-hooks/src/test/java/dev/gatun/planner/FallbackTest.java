@@ -37,19 +37,40 @@ class FallbackTest {
     }
 
     private static String gatunSection(String sql) {
-        String plan = q.explain(sql);
+        return gatunSection(q, sql);
+    }
+
+    private static String gatunSection(Queries queries, String sql) {
+        String plan = queries.explain(sql);
         return plan.substring(plan.indexOf("== Gatun =="));
+    }
+
+    private static final String TW = "CREATE TEMPORARY TABLE IF NOT EXISTS tw (wts AS COALESCE(ts,"
+            + " TIMESTAMP '2000-01-01 00:00:00'), pt AS PROCTIME(), WATERMARK FOR wts AS wts - INTERVAL '1' SECOND)"
+            + " LIKE t";
+
+    /**
+     * The Gatun section of {@code sql}'s EXPLAIN with {@code table.exec.emit.allow-lateness} set, planned in an
+     * environment of its own: Flink copies the table config into the environment's root configuration, from
+     * which a key cannot be removed again.
+     */
+    private static String withAllowedLateness(String aggPhaseStrategy, String sql) {
+        Queries own = new Queries();
+        TestTables.createT(own, "t", 100);
+        own.sql(TW);
+        own.set("table.optimizer.agg-phase-strategy", aggPhaseStrategy);
+        own.set("table.exec.emit.allow-lateness", "1 min");
+        return gatunSection(own, sql);
     }
 
     /**
      * A window aggregate whose global phase stays on Flink says why: a processing-time window, an emit
-     * strategy, a one-phase plan, a window computed by a separate window table function,
+     * strategy, a window computed by a separate window table function,
      * {@code gatun.aggregate.window.enabled=false} (no decision at all).
      */
     @Test
     void windowAggregatesThatStayStockSayWhy() throws Exception {
-        q.sql("CREATE TEMPORARY TABLE IF NOT EXISTS tw (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
-                + " pt AS PROCTIME(), WATERMARK FOR wts AS wts - INTERVAL '1' SECOND) LIKE t");
+        q.sql(TW);
         String event = "SELECT window_start, window_end, s, COUNT(*), SUM(a) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts),"
                 + " INTERVAL '1' DAY)) GROUP BY window_start, window_end, s";
         String proctime = "SELECT window_start, window_end, s, COUNT(*) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(pt),"
@@ -65,19 +86,70 @@ class FallbackTest {
             assertTrue(proc.contains("a processing-time window is not admitted natively"), proc);
             String apart = gatunSection(separate);
             assertTrue(apart.contains("stock (the window is WindowAttachedWindowingStrategy"), apart);
-            q.set("table.exec.emit.allow-lateness", "1 min");
-            String emit = gatunSection(event);
+            String emit = withAllowedLateness("TWO_PHASE", event);
             assertTrue(emit.contains("stock (an emit strategy (table.exec.emit.allow-lateness) is not admitted"
                     + " natively): GlobalWindowAggregate("), emit);
-            q.env().getConfig().getConfiguration().removeConfig(
-                    org.apache.flink.table.planner.plan.utils.WindowEmitStrategy.TABLE_EXEC_EMIT_ALLOW_LATENESS());
-            q.set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
-            String onePhase = gatunSection(event);
-            assertTrue(onePhase.contains("stock (a one-phase window aggregate is not admitted natively"), onePhase);
-            q.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
             q.set("gatun.aggregate.window.enabled", "false");
             assertTrue(!gatunSection(event).contains("GlobalWindowAggregate("), gatunSection(event));
             assertEquals(q.run(event, false), q.run(event, true));
+        } finally {
+            q.set("gatun.aggregate.window.enabled", "true");
+            q.set("table.optimizer.agg-phase-strategy", "AUTO");
+        }
+    }
+
+    /**
+     * A one-phase window aggregate ({@code table.optimizer.agg-phase-strategy=ONE_PHASE}) goes native, and
+     * where it stays on Flink EXPLAIN says why: a processing-time window (one phase in any strategy), an
+     * emit strategy, DISTINCT, a function without a native kernel, a window whose slice ends are not the
+     * trigger points of Flink's window buffer (an offset), a window computed by a separate window table
+     * function; {@code gatun.aggregate.window.enabled=false} decides nothing. Mini-batch off leaves the
+     * two-phase rewrite as it is (Flink's rule does not need it).
+     */
+    @Test
+    void oneWindowAggregatePhaseGoesNativeOrSaysWhyNot() throws Exception {
+        q.sql(TW);
+        String tumble = "TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts), INTERVAL '1' DAY))";
+        String event = "SELECT window_start, window_end, s, COUNT(*), SUM(a) FILTER (WHERE a > 0) FROM " + tumble
+                + " GROUP BY window_start, window_end, s";
+        Map<String, String> stock = new LinkedHashMap<>();
+        stock.put("SELECT window_start, window_end, s, COUNT(*) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(pt),"
+                + " INTERVAL '1' DAY)) GROUP BY window_start, window_end, s",
+                "a processing-time window is not admitted natively");
+        stock.put("SELECT window_start, window_end, COUNT(DISTINCT a) FROM " + tumble
+                + " GROUP BY window_start, window_end", "DISTINCT aggregates are not admitted natively");
+        stock.put("SELECT window_start, window_end, LISTAGG(s) FROM " + tumble + " GROUP BY window_start, window_end",
+                "aggregate function LISTAGG");
+        stock.put("SELECT window_start, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE tw, DESCRIPTOR(wts),"
+                + " INTERVAL '1' DAY, INTERVAL '5' HOUR)) GROUP BY window_start, window_end",
+                "a window whose slice ends are not the trigger points of Flink's window buffer");
+        stock.put("SELECT window_start, window_end, s, COUNT(*) FROM (SELECT window_start, window_end, s"
+                + " FROM " + tumble + " WHERE a > 0 OR s IS NULL UNION ALL SELECT window_start, window_end, s FROM "
+                + tumble + " WHERE a < 0) GROUP BY window_start, window_end, s",
+                "the window is WindowAttachedWindowingStrategy");
+        try {
+            q.set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+            String onePhase = gatunSection(event);
+            assertTrue(onePhase.contains("native: WindowAggregate(") && !onePhase.contains("LocalWindowAggregate("),
+                    onePhase);
+            assertEquals(q.run(event, false), q.run(event, true));
+            for (var e : stock.entrySet()) {
+                String section = gatunSection(e.getKey());
+                String decision = section.lines().filter(l -> l.contains("): WindowAggregate(")).findFirst()
+                        .orElse("");
+                assertTrue(decision.startsWith("stock (") && decision.contains(e.getValue()),
+                        e.getKey() + "\n" + section);
+            }
+            String emit = withAllowedLateness("ONE_PHASE", event);
+            assertTrue(emit.contains("stock (an emit strategy (table.exec.emit.allow-lateness) is not admitted"
+                    + " natively): WindowAggregate("), emit);
+            q.set("gatun.aggregate.window.enabled", "false");
+            assertTrue(!gatunSection(event).contains("WindowAggregate("), gatunSection(event));
+            q.set("gatun.aggregate.window.enabled", "true");
+            q.set("table.optimizer.agg-phase-strategy", "AUTO");
+            q.set("table.exec.mini-batch.enabled", "false");
+            String twoPhase = gatunSection(event);
+            assertTrue(twoPhase.contains("native: GlobalWindowAggregate("), twoPhase);
         } finally {
             q.set("gatun.aggregate.window.enabled", "true");
             q.set("table.optimizer.agg-phase-strategy", "AUTO");

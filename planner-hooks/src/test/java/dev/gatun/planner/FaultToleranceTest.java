@@ -137,11 +137,23 @@ class FaultToleranceTest {
 
     @Test
     void nativeWindowAggregatesRestartWithExactlyTheStockWindows() throws Exception {
-        List<String> stock = runLocalWindowAggregate(false, Failure.NONE);
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE, false);
         assertFalse(stock.isEmpty());
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE), "source failure: none lost, none twice");
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.SINK), "sink failure: none lost, none twice");
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE),
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE, false),
+                "source failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SINK, false), "sink failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE, false),
+                "failure in the native window operator's task: none lost, none twice");
+        RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aNativeOnePhaseWindowAggregateRestartsWithExactlyTheStockWindows() throws Exception {
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE, true);
+        assertFalse(stock.isEmpty());
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SOURCE, true),
+                "source failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.GLOBAL_AGGREGATE, true),
                 "failure in the native window operator's task: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
@@ -156,22 +168,24 @@ class FaultToleranceTest {
     @Test
     void aFailureWhileTheNativeWindowStateIsSnapshottedOrRestoredRestartsWithExactlyTheStockWindows()
             throws Exception {
-        List<String> stock = runLocalWindowAggregate(false, Failure.NONE);
+        List<String> stock = runLocalWindowAggregate(false, Failure.NONE, false);
         assertFalse(stock.isEmpty());
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.SNAPSHOT), "snapshot failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.SNAPSHOT, false), "snapshot failure: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
-        assertEquals(stock, runLocalWindowAggregate(true, Failure.RESTORE), "restore failure: none lost, none twice");
+        assertEquals(stock, runLocalWindowAggregate(true, Failure.RESTORE, false), "restore failure: none lost, none twice");
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
 
     /**
-     * Native local and global window aggregates (two-phase HOP windows, the global one's state native)
-     * with {@code failure}: the committed windows, sorted.
+     * Native window aggregates over HOP windows with {@code failure}: two-phase (local and global, the
+     * global one's state native), or {@code onePhase} (one native window aggregate over the raw rows, its
+     * state native); the committed windows, sorted.
      */
-    private static List<String> runLocalWindowAggregate(boolean nativeEnabled, Failure failure) throws Exception {
+    private static List<String> runLocalWindowAggregate(boolean nativeEnabled, Failure failure, boolean onePhase)
+            throws Exception {
         String run = UUID.randomUUID().toString();
         Map<String, String> settings = new HashMap<>(RuntimeJobs.checkpointed());
-        settings.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        settings.put("table.optimizer.agg-phase-strategy", onePhase ? "ONE_PHASE" : "TWO_PHASE");
         if (failure == Failure.SNAPSHOT || failure == Failure.RESTORE) {
             settings.putAll(FaultyCheckpointStorage.options(run, failure == Failure.SNAPSHOT
                     ? FaultyCheckpointStorage.Mode.SNAPSHOT : FaultyCheckpointStorage.Mode.RESTORE, "sink-" + run));
@@ -196,8 +210,11 @@ class FaultToleranceTest {
                 : "INSERT INTO sink_t " + windows;
         if (nativeEnabled) {
             String plan = Gatun.explain(tEnv, insert);
-            assertTrue(plan.contains("native: LocalWindowAggregate(") && plan.contains("native: GlobalWindowAggregate(")
-                    && plan.lines().filter(l -> l.startsWith("stock (")).allMatch(l -> l.contains("FAIL_ONCE")), plan);
+            boolean nativeWindows = onePhase
+                    ? plan.contains("native: WindowAggregate(") && !plan.contains("LocalWindowAggregate(")
+                    : plan.contains("native: LocalWindowAggregate(") && plan.contains("native: GlobalWindowAggregate(");
+            assertTrue(nativeWindows && plan.lines().filter(l -> l.startsWith("stock (")).allMatch(l -> l.contains("FAIL_ONCE")),
+                    plan);
         }
         tEnv.executeSql(insert).await();
         assertEquals(sourceFails, PacedSourceFactory.failed("src-" + run), "the source failure happened");

@@ -38,8 +38,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The native global window aggregate's state, stopped with a savepoint at one parallelism and
- * restored at another (its key groups split and merge), ends with the windows of an uninterrupted
+ * The native window aggregate's state (global phase, or one-phase aggregate), stopped with a savepoint at
+ * one parallelism and restored at another (its key groups split and merge), ends with the windows of an uninterrupted
  * stock run, exactly once. A cluster of its own with four slots (the shared one has two).
  */
 @ExtendWith(LeakCheckExtension.class)
@@ -65,17 +65,21 @@ class NativeWindowStateRescaleTest {
      */
     private static final String LATE_WATERMARK = "ts - INTERVAL '45' MINUTE";
 
-    @ParameterizedTest(name = "parallelism {0} -> {1}")
-    @CsvSource({"2, 4", "4, 1"})
-    void theNativeWindowStateRestoresAtAnotherParallelism(int before, int after, @TempDir Path dir) throws Exception {
-        List<String> expected = uninterruptedStockWindows(LATE_WATERMARK);
+    /** @param phases {@code TWO_PHASE} (the native global phase) or {@code ONE_PHASE} (the native one window aggregate) */
+    @ParameterizedTest(name = "{0}: parallelism {1} -> {2}")
+    @CsvSource({"TWO_PHASE, 2, 4", "TWO_PHASE, 4, 1", "ONE_PHASE, 2, 4", "ONE_PHASE, 4, 1"})
+    void theNativeWindowStateRestoresAtAnotherParallelism(String phases, int before, int after, @TempDir Path dir)
+            throws Exception {
+        java.util.Map<String, String> conf = new java.util.HashMap<>(UNCHAINED);
+        conf.put("table.optimizer.agg-phase-strategy", phases);
+        List<String> expected = uninterruptedStockWindows(LATE_WATERMARK, conf);
         String run = UUID.randomUUID().toString();
-        JobClient first = job(true, true, before, run, 1000, null, UNCHAINED, LATE_WATERMARK).executeSql(INSERT)
+        JobClient first = job(true, true, before, run, 1000, null, conf, LATE_WATERMARK).executeSql(INSERT)
                 .getJobClient().orElseThrow();
         Thread.sleep(1500); // about half of the rows
         String savepoint = first.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
         assertEquals(0, CommitSinkFactory.committed("sink-" + run).size(), "no window fired before the savepoint");
-        job(true, true, after, run, 0, savepoint, UNCHAINED, LATE_WATERMARK).executeSql(INSERT).await();
+        job(true, true, after, run, 0, savepoint, conf, LATE_WATERMARK).executeSql(INSERT).await();
         assertTrue(expected.size() > 100, "windows: " + expected.size());
         assertEquals(expected, sorted(CommitSinkFactory.committed("sink-" + run)),
                 "the windows of an uninterrupted stock run");

@@ -114,6 +114,20 @@ class OperatorIdentityTest {
     }
 
     @Test
+    void aNativeOnePhaseWindowAggregateKeepsTheOperatorIdsAndChainsOfTheStockOne() {
+        String window = "INSERT INTO sink_t SELECT k, COUNT(*), SUM(v * 3 + 1) FROM TABLE(HOP(TABLE srcw,"
+                + " DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE)) WHERE MOD(id, 5) <> 0"
+                + " GROUP BY window_start, window_end, k";
+        Map<String, String> onePhase = Map.of("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
+            Graph stock = graph(false, uids, window, onePhase, "native: WindowAggregate(");
+            Graph gatun = graph(true, uids, window, onePhase, "native: WindowAggregate(");
+            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
+            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
+        }
+    }
+
+    @Test
     void afterALegacySourceTheNativeCalcChainsAndKeepsItsIdsToo() {
         for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
             Graph stock = graph(false, uids, FROM_VALUES);

@@ -47,7 +47,7 @@ class WindowAggregateParityTest {
      */
     record Query(String sql, String zone, String fallback, String globalFallback, boolean mayBeEmpty, boolean run) {}
 
-    private static final String[] ZONES = {"UTC", "Asia/Shanghai", "America/Los_Angeles"};
+    static final String[] ZONES = {"UTC", "Asia/Shanghai", "America/Los_Angeles"};
 
     private static final Map<String, String> SETTINGS = Map.of(
             "table.optimizer.agg-phase-strategy", "TWO_PHASE",
@@ -236,6 +236,12 @@ class WindowAggregateParityTest {
     @BeforeAll
     static void tables() {
         q = new Queries();
+        createTables(q);
+        SETTINGS.forEach(q::set);
+    }
+
+    /** The tables and views the queries read, in {@code q}'s environment. */
+    static void createTables(Queries q) {
         TestTables.createT(q, "t", 300);
         // a rowtime must not be NULL, and t.ts has NULLs
         q.sql("CREATE TEMPORARY TABLE tw (wts AS COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00'),"
@@ -252,7 +258,6 @@ class WindowAggregateParityTest {
         q.sql("CREATE TEMPORARY TABLE tl (wl AS TO_TIMESTAMP_LTZ(1710000000000 + id * 600000"
                 + " - CASE WHEN MOD(id, 9) = 4 THEN 7200000 ELSE 0 END, 3),"
                 + " WATERMARK FOR wl AS wl - INTERVAL '30' MINUTE) LIKE t");
-        SETTINGS.forEach(q::set);
     }
 
     @AfterAll

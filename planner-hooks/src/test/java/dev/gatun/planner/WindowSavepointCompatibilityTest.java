@@ -22,13 +22,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A savepoint of a job with a two-phase window aggregate restores across Gatun on and off while the
  * global phase stays on Flink ({@code gatun.aggregate.window.enabled=false}; the native local window
  * aggregate keeps the stock operator's identity and holds nothing at a barrier); a
- * stock savepoint fails to restore into it with a message naming the way out. Each restored run ends
- * with the windows of an uninterrupted stock run, exactly once.
+ * stock savepoint fails to restore into it, and into the native one-phase window aggregate, with a
+ * message naming the operator and the way out. Each restored run ends with the windows of an
+ * uninterrupted stock run, exactly once.
  */
 @ExtendWith(LeakCheckExtension.class)
 @ExtendWith(SharedMiniCluster.class)
@@ -49,14 +51,16 @@ class WindowSavepointCompatibilityTest {
     }
 
     /**
-     * @param extra more job configuration
+     * @param extra more job configuration ({@code table.optimizer.agg-phase-strategy=ONE_PHASE} plans the window
+     *     aggregate in one phase; its native operator is then that window aggregate, gated as the global phase is)
      * @param watermark the source's watermark expression
      */
     static TableEnvironment job(boolean nativeEnabled, boolean nativeGlobal, int parallelism, String run,
                                 double rowsPerSecond, String restoreFrom, Map<String, String> extra, String watermark) {
         Map<String, String> conf = new HashMap<>(RuntimeJobs.checkpointed());
-        conf.putAll(extra);
         conf.put("table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        conf.putAll(extra);
+        boolean onePhase = "ONE_PHASE".equals(conf.get("table.optimizer.agg-phase-strategy"));
         conf.put("parallelism.default", Integer.toString(parallelism));
         conf.put("gatun.aggregate.window.enabled", Boolean.toString(nativeGlobal));
         if (restoreFrom != null) {
@@ -69,18 +73,23 @@ class WindowSavepointCompatibilityTest {
         tEnv.executeSql("CREATE TEMPORARY TABLE sink_w (k INT, we TIMESTAMP(3), c BIGINT, total BIGINT) "
                 + CommitSinkFactory.with("sink-" + run));
         String plan = Gatun.explain(tEnv, INSERT);
-        assertEquals(nativeEnabled, plan.contains("native: LocalWindowAggregate("), plan);
-        assertEquals(nativeEnabled && nativeGlobal, plan.contains("native: GlobalWindowAggregate("), plan);
+        if (onePhase) {
+            assertTrue(!plan.contains("LocalWindowAggregate(") && plan.contains("WindowAggregate("), plan);
+            assertEquals(nativeEnabled && nativeGlobal, plan.contains("native: WindowAggregate("), plan);
+        } else {
+            assertEquals(nativeEnabled, plan.contains("native: LocalWindowAggregate("), plan);
+            assertEquals(nativeEnabled && nativeGlobal, plan.contains("native: GlobalWindowAggregate("), plan);
+        }
         return tEnv;
     }
 
     static List<String> uninterruptedStockWindows() throws Exception {
-        return uninterruptedStockWindows("ts");
+        return uninterruptedStockWindows("ts", Map.of());
     }
 
-    static List<String> uninterruptedStockWindows(String watermark) throws Exception {
+    static List<String> uninterruptedStockWindows(String watermark, Map<String, String> extra) throws Exception {
         String uninterrupted = UUID.randomUUID().toString();
-        job(false, false, 1, uninterrupted, 0, null, Map.of(), watermark).executeSql(INSERT).await();
+        job(false, false, 1, uninterrupted, 0, null, extra, watermark).executeSql(INSERT).await();
         return sorted(CommitSinkFactory.committed("sink-" + uninterrupted));
     }
 
@@ -92,16 +101,22 @@ class WindowSavepointCompatibilityTest {
         return first.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
     }
 
-    @org.junit.jupiter.api.Test
-    void aStockSavepointDoesNotRestoreIntoTheNativeWindowAggregateAndTheMessageSaysWhy(@TempDir Path dir)
+    /** @param phases {@code TWO_PHASE} (the native global phase) or {@code ONE_PHASE} (the native one window aggregate) */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"TWO_PHASE", "ONE_PHASE"})
+    void aStockSavepointDoesNotRestoreIntoTheNativeWindowAggregateAndTheMessageSaysWhy(String phases,
+                                                                                       @TempDir Path dir)
             throws Exception {
+        Map<String, String> extra = Map.of("table.optimizer.agg-phase-strategy", phases);
         String run = UUID.randomUUID().toString();
-        String savepoint = savepointMidStream(job(false, run, 1000, null), run, dir);
+        String savepoint = savepointMidStream(job(false, false, 1, run, 1000, null, extra, "ts"), run, dir);
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
-                () -> job(true, true, 1, run, 0, savepoint).executeSql(INSERT).await());
+                () -> job(true, true, 1, run, 0, savepoint, extra, "ts").executeSql(INSERT).await());
         String message = org.apache.flink.util.ExceptionUtils.stringifyException(e);
         assertTrue(message.contains("was not written by Gatun's native window aggregate")
                 && message.contains("gatun.aggregate.window.enabled=false"), message);
+        String operator = phases.equals("ONE_PHASE") ? "'NativeWindowAggregate[" : "'NativeGlobalWindowAggregate[";
+        assertTrue(message.contains(operator), "the message names the operator: " + message);
         RuntimeJobs.awaitNoNativeLeaks(Duration.ofSeconds(30));
     }
 

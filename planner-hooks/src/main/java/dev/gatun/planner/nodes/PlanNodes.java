@@ -22,7 +22,8 @@ public final class PlanNodes {
     /** Gatun's node types that compiled plans name. */
     private static final List<Class<? extends ExecNode<?>>> NODES = List.of(
             StreamExecNativeCalc.class, StreamExecNativeLocalGroupAggregate.class,
-            StreamExecNativeLocalWindowAggregate.class, StreamExecNativeGlobalWindowAggregate.class, StreamExecFusedCalc.class,
+            StreamExecNativeLocalWindowAggregate.class, StreamExecNativeGlobalWindowAggregate.class,
+            StreamExecNativeWindowAggregate.class, StreamExecFusedCalc.class,
             StreamExecFusedWatermarkAssigner.class, StreamExecFusedMiniBatchAssigner.class, BatchExecNativeCalc.class,
             BatchExecNativeLocalHashAggregate.class, BatchExecFusedCalc.class);
 

@@ -9,6 +9,7 @@ import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalNativeCalc;
 import dev.gatun.planner.nodes.StreamPhysicalNativeGlobalWindowAggregate;
 import dev.gatun.planner.nodes.StreamPhysicalNativeLocalGroupAggregate;
+import dev.gatun.planner.nodes.StreamPhysicalNativeWindowAggregate;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.nodes.StreamPhysicalNativeLocalWindowAggregate;
 import dev.gatun.planner.substrait.NotAdmittedException;
@@ -36,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * or {@link BatchPhysicalLocalHashAggregate} (with the Calc directly below it, and for a group
  * aggregate maybe the assigners under that: {@link MiniBatchFusion}) with a
  * {@link StreamPhysicalNativeLocalGroupAggregate}, {@link StreamPhysicalNativeLocalWindowAggregate} or
- * {@link BatchPhysicalNativeLocalHashAggregate}, and every admitted {@link StreamPhysicalGlobalWindowAggregate}
+ * {@link BatchPhysicalNativeLocalHashAggregate}, every admitted {@link StreamPhysicalGlobalWindowAggregate}
  * with a {@link StreamPhysicalNativeGlobalWindowAggregate} (decided on its own, whatever its local phase
- * became). A batch local sort aggregate and a one-phase window aggregate stay on Flink, with their
- * reasons recorded.
+ * became), and every admitted one-phase {@link StreamPhysicalWindowAggregate} with a
+ * {@link StreamPhysicalNativeWindowAggregate}. A batch local sort aggregate stays on Flink, with its
+ * reason recorded.
  */
 final class NativeCalcRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(NativeCalcRewriter.class);
@@ -97,9 +99,7 @@ final class NativeCalcRewriter {
             result = globalWindowAggregate((StreamPhysicalGlobalWindowAggregate) withInputs);
         }
         if (windows != null && withInputs.getClass() == StreamPhysicalWindowAggregate.class) {
-            CalcDecision decision = windows.decide((StreamPhysicalWindowAggregate) withInputs);
-            PlanReport.record(decision);
-            LOG.info("Gatun: {}", decision);
+            result = onePhaseWindowAggregate((StreamPhysicalWindowAggregate) withInputs);
         }
         if (withInputs.getClass() == StreamPhysicalCalc.class || withInputs.getClass() == BatchPhysicalCalc.class) {
             CommonCalc calc = (CommonCalc) withInputs;
@@ -234,6 +234,18 @@ final class NativeCalcRewriter {
         }
         LOG.debug("Gatun: {}", decision);
         return new StreamPhysicalNativeGlobalWindowAggregate(global, global.getInput(), decision.spec());
+    }
+
+    /** The native keyed island of a one-phase window aggregate (its input already rewritten), or itself. */
+    private RelNode onePhaseWindowAggregate(StreamPhysicalWindowAggregate onePhase) {
+        CalcDecision decision = windows.decide(onePhase);
+        PlanReport.record(decision);
+        if (!decision.isNative()) {
+            LOG.info("Gatun: {}", decision);
+            return onePhase;
+        }
+        LOG.debug("Gatun: {}", decision);
+        return new StreamPhysicalNativeWindowAggregate(onePhase, onePhase.getInput(), decision.spec());
     }
 
     /** A fused island, or why there is none (null when nothing was there to fuse). */

@@ -7,16 +7,23 @@ import dev.gatun.planner.GatunOptions;
 import dev.gatun.planner.nodes.NativePlanCheck;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import dev.gatun.planner.substrait.AggregateTranslator;
+import dev.gatun.planner.substrait.AggregateTranslator.Measure;
 import dev.gatun.planner.substrait.AggregateTranslator.ResultMeasure;
 import dev.gatun.planner.substrait.NotAdmittedException;
+import dev.gatun.planner.substrait.ReadPaths;
 import dev.gatun.planner.substrait.WindowSlicing;
 import dev.gatun.transpose.exit.BinaryRowExit;
 import dev.gatun.transpose.types.TypeMapping;
 import dev.gatun.transpose.types.TypeMappingException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TimeZone;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
@@ -38,19 +45,17 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Decides whether the global phase of a two-phase window aggregate (above the exchange) runs as a
- * native keyed island with native state, and if not, why: a TUMBLE, HOP or CUMULATE window on event
- * time whose local phase assigned the slices ({@code $slice_end}); no emit strategy
- * ({@code table.exec.emit.*}); insert-only input; COUNT, SUM, $SUM0, AVG, MIN, MAX without DISTINCT
- * (a FILTER was applied by the local phase); window properties start, end and rowtime; every type
- * maps to Arrow and Rust compiles the plan. The decision does not depend on the local phase's: its
- * output row type is the same native or stock.
+ * Decides whether a window aggregate runs as a native keyed island with native state, and if not,
+ * why: the global phase of a two-phase window aggregate (above the exchange, its input the local
+ * phase's accumulators per {@code $slice_end}), or a one-phase window aggregate (its input the raw
+ * rows, sliced by their rowtime). Either way: a TUMBLE, HOP or CUMULATE window on event time; no emit
+ * strategy ({@code table.exec.emit.*}); insert-only input; COUNT, SUM, $SUM0, AVG, MIN, MAX without
+ * DISTINCT (a one-phase aggregate applies their FILTERs, a global phase merges what the local phase
+ * filtered); window properties start, end and rowtime; slice ends that are Flink's window buffer
+ * trigger points; every type maps to Arrow and Rust compiles the plan. The global phase's decision
+ * does not depend on the local phase's: its input row type is the same native or stock.
  */
 public final class WindowAggregateAdmission {
-    /** Why a one-phase window aggregate stays on Flink. */
-    static final String ONE_PHASE_REASON = "a one-phase window aggregate is not admitted natively (the global"
-            + " phase of a two-phase one is: table.optimizer.agg-phase-strategy)";
-
     /** Why a window whose slice ends are not Flink's buffer trigger points stays on Flink. */
     static final String MISALIGNED_REASON = "a window whose slice ends are not the trigger points of Flink's"
             + " window buffer (an offset, or a zone offset, that is not a multiple of the size, slide or step) is not"
@@ -70,30 +75,71 @@ public final class WindowAggregateAdmission {
         return CalcDecision.decide(global.getRelDetailedDescription(), "window aggregate", () -> admit(global));
     }
 
-    /** Stock, with the first reason: its window (processing time, SESSION ...), else being one phase. */
     public CalcDecision decide(StreamPhysicalWindowAggregate onePhase) {
-        return CalcDecision.decide(onePhase.getRelDetailedDescription(), "window aggregate", () -> {
-            windows.window(onePhase.windowing(), 0);
-            throw new NotAdmittedException(ONE_PHASE_REASON);
-        });
+        return CalcDecision.decide(onePhase.getRelDetailedDescription(), "window aggregate", () -> admit(onePhase));
+    }
+
+    /**
+     * A one-phase window aggregate over a window table function merged into it (Flink's time-attribute
+     * windowing): the raw rows cross (only the columns it reads), the kernel slices each by its rowtime,
+     * accumulates it (FILTERs applied) and keys it by the group keys, which need not lead the row.
+     */
+    private NativeCalcSpec admit(StreamPhysicalWindowAggregate onePhase) {
+        LocalAggregateAdmission.Window window = windows.window(onePhase.windowing());
+        requireNoEmitStrategy();
+        requireInsertOnly(onePhase.getInput(), AggregateUtil.needRetraction(onePhase));
+        RowType inputType = FlinkTypeFactory.toLogicalRowType(onePhase.getInput().getRowType());
+        RowType outputType = FlinkTypeFactory.toLogicalRowType(onePhase.getRowType());
+        // only the columns the aggregate reads cross, renumbered in order of first use
+        Map<Integer, Integer> used = new LinkedHashMap<>();
+        int[] grouping = onePhase.grouping();
+        int[] keys = new int[grouping.length];
+        for (int k = 0; k < grouping.length; k++) {
+            keys[k] = used.computeIfAbsent(grouping[k], c -> used.size());
+        }
+        List<AggregateCall> calls = JavaScalaConversionUtil.toJava(onePhase.aggCalls());
+        boolean hop = window.kind() == WindowSlicing.Kind.HOP;
+        List<Measure> measures = new ArrayList<>();
+        int countStar = 0;
+        for (int i = 0; i < calls.size(); i++) {
+            AggregateCall call = calls.get(i);
+            String function = LocalAggregateAdmission.function(call);
+            int argument = call.getArgList().isEmpty() ? -1
+                    : used.computeIfAbsent(call.getArgList().get(0), c -> used.size());
+            int filter = call.filterArg < 0 ? -1 : used.computeIfAbsent(call.filterArg, c -> used.size());
+            measures.add(new Measure(function, argument, filter));
+            if (hop && LocalAggregateAdmission.isPlainCountStar(call)) {
+                countStar = i + 1; // Flink keeps the last one
+            }
+        }
+        boolean inserted = hop && countStar == 0;
+        if (inserted) {
+            // Flink's hopping windows carry a COUNT(*) of their own, last, to tell empty windows
+            measures.add(new Measure("count", -1, -1));
+            countStar = measures.size();
+        }
+        int time = used.computeIfAbsent(window.timeAttribute(), c -> used.size());
+        WindowSlicing slicing = window.slicing(time)
+                .withResult(time, properties(onePhase.namedWindowProperties()), countStar, inserted);
+        RexBuilder rex = onePhase.getCluster().getRexBuilder();
+        List<RexNode> columns = new ArrayList<>();
+        used.keySet().forEach(c -> columns.add(rex.makeInputRef(onePhase.getInput(), c)));
+        List<int[]> readPaths = ReadPaths.of(columns);
+        requireTypes(inputType, readPaths, outputType);
+        byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
+                .translateOnePhase(columns, keys, measures, outputType, slicing);
+        return spec(plan, inputType, readPaths, outputType, window, slicing);
     }
 
     private NativeCalcSpec admit(StreamPhysicalGlobalWindowAggregate global) {
-        String emit = emitStrategy();
-        if (emit != null) {
-            throw new NotAdmittedException("an emit strategy (" + emit + ") is not admitted natively");
-        }
+        requireNoEmitStrategy();
         WindowingStrategy windowing = global.windowing();
         if (!(windowing instanceof SliceAttachedWindowingStrategy sliced)) {
             throw new NotAdmittedException("the window is " + windowing.getClass().getSimpleName()
                     + " (window_start/window_end computed by a separate window table function); only slices"
                     + " assigned by the local phase are admitted natively");
         }
-        if (!(global.getInput() instanceof StreamPhysicalRel in && ChangelogPlanUtils.isInsertOnly(in))
-                || AggregateUtil.needRetraction(global)) {
-            throw new NotAdmittedException("the window aggregate's input is a changelog; only insert-only input is"
-                    + " admitted natively");
-        }
+        requireInsertOnly(global.getInput(), AggregateUtil.needRetraction(global));
         RowType inputType = FlinkTypeFactory.toLogicalRowType(global.getInput().getRowType());
         RowType outputType = FlinkTypeFactory.toLogicalRowType(global.getRowType());
         int[] grouping = global.grouping();
@@ -136,24 +182,21 @@ public final class WindowAggregateAdmission {
             throw new NotAdmittedException("the local phase's accumulators (" + (sliceEnd - grouping.length)
                     + " columns) are not the layout of " + calls);
         }
-        List<WindowSlicing.Property> properties = new ArrayList<>();
-        for (NamedWindowProperty p : JavaScalaConversionUtil.toJava(global.namedWindowProperties())) {
-            properties.add(property(p.getProperty()));
-        }
         WindowSlicing slicing = window.slicing(sliceEnd)
-                .withResult(sliceEnd, properties, countStar, inserted);
+                .withResult(sliceEnd, properties(global.namedWindowProperties()), countStar, inserted);
         List<int[]> readPaths = new ArrayList<>();
         for (int i = 0; i < inputType.getFieldCount(); i++) {
             readPaths.add(new int[] {i});
         }
-        try {
-            types.fields(inputType);
-            types.fields(outputType);
-        } catch (TypeMappingException e) {
-            throw new NotAdmittedException(e.getMessage());
-        }
+        requireTypes(inputType, readPaths, outputType);
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
                 .translateGlobal(inputType, grouping.length, measures, outputType, slicing);
+        return spec(plan, inputType, readPaths, outputType, window, slicing);
+    }
+
+    /** The island's spec, once Rust compiled the plan and the window's slice ends are Flink's trigger points. */
+    private NativeCalcSpec spec(byte[] plan, RowType inputType, List<int[]> readPaths, RowType outputType,
+                                LocalAggregateAdmission.Window window, WindowSlicing slicing) {
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.WINDOW_AGGREGATE, plan, inputType, readPaths, outputType,
@@ -169,6 +212,39 @@ public final class WindowAggregateAdmission {
         return NativeCalcSpec.windowAggregate(plan, inputType, readPaths, outputType,
                 config.get(GatunOptions.BATCH_ROWS), 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS,
                 slicing.summary());
+    }
+
+    private void requireNoEmitStrategy() {
+        String emit = emitStrategy();
+        if (emit != null) {
+            throw new NotAdmittedException("an emit strategy (" + emit + ") is not admitted natively");
+        }
+    }
+
+    private static void requireInsertOnly(RelNode input, boolean needRetraction) {
+        if (!(input instanceof StreamPhysicalRel in && ChangelogPlanUtils.isInsertOnly(in)) || needRetraction) {
+            throw new NotAdmittedException("the window aggregate's input is a changelog; only insert-only input is"
+                    + " admitted natively");
+        }
+    }
+
+    private void requireTypes(RowType inputType, List<int[]> readPaths, RowType outputType) {
+        try {
+            for (int[] path : readPaths) {
+                types.field("input", CalcAdmission.leafType(inputType, path));
+            }
+            types.fields(outputType);
+        } catch (TypeMappingException e) {
+            throw new NotAdmittedException(e.getMessage());
+        }
+    }
+
+    private static List<WindowSlicing.Property> properties(scala.collection.Seq<NamedWindowProperty> named) {
+        List<WindowSlicing.Property> properties = new ArrayList<>();
+        for (NamedWindowProperty p : JavaScalaConversionUtil.toJava(named)) {
+            properties.add(property(p.getProperty()));
+        }
+        return properties;
     }
 
     /**

@@ -40,7 +40,10 @@ import org.apache.flink.table.types.logical.TimestampType;
  * Flink's bundle size (the native kind emits its groups each time that many rows reached it, past the
  * Calc's filter); in batch the group limit, under the type URL {@value #GROUP_LIMIT_TYPE_URL} (the
  * native kind emits its groups once an input batch leaves that many). A local window aggregate has
- * neither; its window ({@link WindowSlicing}) is the aggregate's enhancement.
+ * neither; its window ({@link WindowSlicing}) is the aggregate's enhancement. A one-phase window
+ * aggregate has the same shape without FilterRel, its measures in phase {@code INITIAL_TO_RESULT}
+ * ({@link #translateOnePhase}); the global phase of a two-phase one reads the local phase's rows
+ * ({@link #translateGlobal}).
  */
 public final class AggregateTranslator {
     /** The type URL of the group-limit optimization (native/src/ops/local_aggregate/plan.rs). */
@@ -69,19 +72,6 @@ public final class AggregateTranslator {
         this.rex = new RexTranslator(inputType, readPaths, types, disabledFunctions);
     }
 
-    /**
-     * @param columns the aggregate's input columns over the island's input rows
-     * @param condition the Calc's filter, or null
-     * @param keys the group keys, indexes into {@code columns}
-     * @param outputType the stock local aggregate's row type (keys, then the accumulators)
-     * @param bundleRows streaming: {@code table.exec.mini-batch.size}, rows per bundle of the local
-     *     phase; 0 in batch and for a window aggregate
-     * @param groupLimit batch: the groups the local phase holds before it emits them; 0 otherwise
-     * @param rowtime the rowtime of a WatermarkAssigner the island absorbed, whose NULL check it owes
-     *     on every row (it leads the filter), or null
-     * @param window null, or for a local window aggregate its window: the aggregate's enhancement; the
-     *     output type then ends with Flink's {@code $slice_end}
-     */
     /**
      * The global phase of a two-phase window aggregate: {@code RelRoot(AggregateRel(ReadRel))} over
      * the local phase's rows (its keys first), every measure in phase {@code INTERMEDIATE_TO_RESULT}
@@ -127,6 +117,19 @@ public final class AggregateTranslator {
                 .toByteArray();
     }
 
+    /**
+     * @param columns the aggregate's input columns over the island's input rows
+     * @param condition the Calc's filter, or null
+     * @param keys the group keys, indexes into {@code columns}
+     * @param outputType the stock local aggregate's row type (keys, then the accumulators)
+     * @param bundleRows streaming: {@code table.exec.mini-batch.size}, rows per bundle of the local
+     *     phase; 0 in batch and for a window aggregate
+     * @param groupLimit batch: the groups the local phase holds before it emits them; 0 otherwise
+     * @param rowtime the rowtime of a WatermarkAssigner the island absorbed, whose NULL check it owes
+     *     on every row (it leads the filter), or null
+     * @param window null, or for a local window aggregate its window: the aggregate's enhancement; the
+     *     output type then ends with Flink's {@code $slice_end}
+     */
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
                             RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
                             WindowSlicing window) {
@@ -134,6 +137,27 @@ public final class AggregateTranslator {
             throw new IllegalArgumentException("a local aggregate has a bundle (streaming), a group limit (batch)"
                     + " or a window: " + bundleRows + ", " + groupLimit + ", " + window);
         }
+        return aggregate(columns, condition, keys, measures, outputType, bundleRows, groupLimit, rowtime, window,
+                AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE);
+    }
+
+    /**
+     * A one-phase window aggregate: the plan of {@link #translate} over the aggregate's input rows (no
+     * Calc, no bundle), every measure in phase {@code INITIAL_TO_RESULT}, the window (the rowtime as its
+     * time column, its properties and Flink's COUNT(*)) as the aggregate's enhancement.
+     *
+     * @param columns the aggregate's input columns that cross (keys, arguments, FILTER columns, rowtime)
+     * @param outputType the stock window aggregate's row type (keys, results, window properties)
+     */
+    public byte[] translateOnePhase(List<RexNode> columns, int[] keys, List<Measure> measures, RowType outputType,
+                                    WindowSlicing window) {
+        return aggregate(columns, null, keys, measures, outputType, 0, 0, null, window,
+                AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT);
+    }
+
+    private byte[] aggregate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
+                             RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
+                             WindowSlicing window, AggregationPhase phase) {
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -190,7 +214,7 @@ public final class AggregateTranslator {
         }
         for (Measure m : measures) {
             AggregateFunction.Builder f = AggregateFunction.newBuilder()
-                    .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE)
+                    .setPhase(phase)
                     .setInvocation(AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL);
             String signature = "";
             if (m.argument >= 0) {
