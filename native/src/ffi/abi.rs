@@ -49,7 +49,7 @@ pub struct GatunNativeStats {
 }
 
 /// `struct GatunWatermarkProgress`: the state of Flink's `WatermarkAssignerOperator`
-/// across the batches of one operator (four `int64_t`, 32 bytes).
+/// across the batches of one operator (five `int64_t`, 40 bytes).
 #[repr(C)]
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct GatunWatermarkProgress {
@@ -61,6 +61,8 @@ pub struct GatunWatermarkProgress {
     pub interval: i64,
     /// Out: the watermark to emit after the batch's last output row, or `i64::MIN`.
     pub after: i64,
+    /// In/out: an absorbed row-time mini-batch assigner's `nextWatermark` (ignored otherwise).
+    pub mini_batch_next: i64,
 }
 
 /// `struct GatunStateStats`: an operator's native state (five `int64_t`, 40 bytes).

@@ -216,6 +216,7 @@ unsafe fn read_progress(
         last: p.last,
         interval: p.interval,
         after: None,
+        mini_batch_next: p.mini_batch_next,
     }))
 }
 
@@ -225,6 +226,7 @@ fn to_abi(p: Progress) -> GatunWatermarkProgress {
         last: p.last,
         interval: p.interval,
         after: p.after.unwrap_or(i64::MIN),
+        mini_batch_next: p.mini_batch_next,
     }
 }
 

@@ -46,6 +46,8 @@ pub struct Progress {
     pub interval: i64,
     /// The watermark to emit after the batch's last output row.
     pub after: Option<i64>,
+    /// An absorbed row-time mini-batch assigner's `nextWatermark` (unused otherwise).
+    pub mini_batch_next: i64,
 }
 
 /// The two expressions of a plan that assigns watermarks.
@@ -130,6 +132,7 @@ pub fn advance(
         mut current,
         mut last,
         interval,
+        mini_batch_next,
         ..
     } = *progress;
     let mut pending = None;
@@ -150,8 +153,57 @@ pub fn advance(
         last,
         interval,
         after: pending,
+        mini_batch_next,
     };
     Ok(Arc::new(out.finish()))
+}
+
+/// The watermarks Flink's `WatermarkAssignerOperator` emits over one batch (as [`advance`],
+/// over every row) that its `RowTimeMiniBatchAssginerOperator` then forwards: each is
+/// `(i, w)`, forwarded after row `i`. The mini-batch assigner forwards a watermark once it
+/// reached `mini_batch_next`, which then moves to the end of the next interval (Java `long`
+/// arithmetic, as `getMiniBatchStart`), and `Long.MAX_VALUE` always; `progress.after` is
+/// left unset.
+pub fn mini_batch_forwards(
+    watermark: &dyn Array,
+    interval: i64,
+    progress: &mut Progress,
+) -> GatunResult<Vec<(usize, i64)>> {
+    let watermark = watermark
+        .as_primitive_opt::<TimestampMillisecondType>()
+        .ok_or_else(|| {
+            GatunError::execution(format!(
+                "the watermark is {}, expected Timestamp(ms)",
+                watermark.data_type()
+            ))
+        })?;
+    if interval <= 0 {
+        return Err(GatunError::execution(format!(
+            "the mini-batch interval is {interval}; it must be positive"
+        )));
+    }
+    let mut forwards = Vec::new();
+    let (mut current, mut last, mut next) = (progress.current, progress.last, progress.mini_batch_next);
+    for i in 0..watermark.len() {
+        if watermark.is_valid(i) {
+            current = current.max(watermark.value(i));
+        }
+        if current.wrapping_sub(last) > progress.interval && current > last {
+            last = current;
+            if current == i64::MAX {
+                forwards.push((i, current));
+            } else if current >= next {
+                forwards.push((i, current));
+                let start = current.wrapping_sub(current.wrapping_add(interval).wrapping_rem(interval));
+                let end = start.wrapping_add(interval).wrapping_sub(1);
+                next = if end > current { end } else { end.wrapping_add(interval) };
+            }
+        }
+    }
+    progress.current = current;
+    progress.last = last;
+    progress.mini_batch_next = next;
+    Ok(forwards)
 }
 
 #[cfg(test)]
@@ -183,6 +235,7 @@ mod tests {
             last: 0,
             interval,
             after: None,
+            mini_batch_next: 0,
         }
     }
 
@@ -226,10 +279,49 @@ mod tests {
             last: i64::MIN + 1,
             interval: 0,
             after: None,
+            mini_batch_next: 0,
         };
         let out = run(vec![Some(i64::MAX)], None, &mut p);
         assert_eq!(out, [None]);
         assert_eq!((p.current, p.last, p.after), (i64::MAX, i64::MIN + 1, None));
+    }
+
+    fn forwards(wm: Vec<Option<i64>>, interval: i64, p: &mut Progress) -> Vec<(usize, i64)> {
+        mini_batch_forwards(&TimestampMillisecondArray::from(wm), interval, p).unwrap()
+    }
+
+    #[test]
+    fn the_mini_batch_assigner_forwards_at_interval_ends() {
+        // open(): nextWatermark = 0 - (0 + 10) % 10 + 10 - 1 = 9
+        let mut p = Progress {
+            mini_batch_next: 9,
+            ..start(0)
+        };
+        let out = forwards(vec![Some(3), Some(9), Some(12), Some(19), Some(20), Some(35)], 10, &mut p);
+        // 3 < 9 dropped; 9 forwarded (next 19); 12 dropped; 19 forwarded (next 29); 20
+        // dropped; 35 forwarded (next 39)
+        assert_eq!(out, [(1, 9), (3, 19), (5, 35)]);
+        assert_eq!((p.current, p.last, p.mini_batch_next), (35, 35, 39));
+        // the assigner's own interval still applies before the mini-batch one
+        let mut p = Progress {
+            mini_batch_next: 9,
+            ..start(5)
+        };
+        let out = forwards(vec![Some(4), Some(9), Some(10), Some(16), Some(25)], 10, &mut p);
+        // 4 is not 5 past 0; 9 is, and forwarded; 10 not 5 past 9; 16 is, but before 19
+        assert_eq!(out, [(1, 9), (4, 25)]);
+        assert_eq!((p.last, p.mini_batch_next), (25, 29));
+    }
+
+    #[test]
+    fn the_end_of_time_is_always_forwarded() {
+        let mut p = Progress {
+            mini_batch_next: 9,
+            ..start(0)
+        };
+        let out = forwards(vec![Some(i64::MAX)], 10, &mut p);
+        assert_eq!(out, [(0, i64::MAX)]);
+        assert_eq!(p.mini_batch_next, 9);
     }
 
     #[test]

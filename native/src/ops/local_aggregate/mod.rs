@@ -8,6 +8,13 @@
 //! slice end is computed from its rowtime ([`slicing`]), grouped on after the keys and
 //! emitted last; [`advance`](NativeOperator::advance) emits the groups where Flink's window
 //! buffer would, instead of at every watermark.
+//!
+//! A local window aggregate may also have absorbed the row-time mini-batch assigner and the
+//! WatermarkAssigner below it ([`window_plan::MiniBatchAssigner`]): each batch then runs the
+//! assigner over all its rows ([`mini_batch_forwards`]) and is folded in segments, the
+//! watermarks the mini-batch assigner forwards falling between them. Each such watermark
+//! reaches the buffer as a watermark from below would, and is emitted after the groups it
+//! makes leave, in the output's watermark column as a Calc that assigns watermarks emits it.
 
 pub mod plan;
 mod slicing;
@@ -15,18 +22,20 @@ pub mod window_plan;
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray, RecordBatch, StructArray};
+use arrow::array::{
+    new_null_array, Array, ArrayRef, AsArray, Int64Array, PrimitiveArray, RecordBatch, StructArray,
+};
 use arrow::compute::concat_batches;
 use arrow::datatypes::{
     ArrowPrimitiveType, DataType, Decimal128Type, Field, Fields, Float32Type, Float64Type,
-    Int16Type, Int32Type, Int64Type, Int8Type, Schema,
+    Int16Type, Int32Type, Int64Type, Int8Type, Schema, TimeUnit,
 };
 use arrow::record_batch::RecordBatchOptions;
 
 use super::filter::{apply_filter, predicate};
 use super::output::{Output, OutputFormat};
 use super::rowkind::InputSchema;
-use super::watermark::Progress;
+use super::watermark::{mini_batch_forwards, Progress, WatermarkAssigner, WATERMARK_NAME};
 use super::NativeOperator;
 use datafusion_substrait::substrait::proto::AggregationPhase;
 
@@ -55,6 +64,8 @@ pub struct LocalAggregateOperator {
     slicing: Option<Slicing>,
     /// Emit the groups once a batch leaves at least this many (a batch local phase), if given.
     group_limit: Option<usize>,
+    /// The absorbed assigners' watermark expression and mini-batch interval, if any.
+    assigner: Option<(Compiled, i64)>,
     output: Output,
 }
 
@@ -89,6 +100,23 @@ impl LocalAggregateOperator {
             ));
         }
         let mut compiled = compile_expressions(&plan.calc, &input.columns)?;
+        let assigner = match plan.window.as_ref().and_then(|w| w.mini_batch.as_ref()) {
+            None => None,
+            Some(a) => {
+                let watermark = compiled
+                    .pop()
+                    .filter(|c| c.name == WATERMARK_NAME)
+                    .ok_or_else(|| GatunError::plan("the plan's watermark expression is missing"))?;
+                if !matches!(watermark.data_type, DataType::Timestamp(TimeUnit::Millisecond, _)) {
+                    return Err(GatunError::plan(format!(
+                        "{} is {}, expected Timestamp(ms) (TIMESTAMP(3) or TIMESTAMP_LTZ(3))",
+                        watermark.describe(),
+                        watermark.data_type
+                    )));
+                }
+                Some((watermark, a.interval))
+            }
+        };
         let has_filter =
             compiled.len() > plan.columns && compiled.last().is_some_and(|c| c.name == FILTER_NAME);
         let filter = if has_filter { compiled.pop() } else { None };
@@ -128,7 +156,8 @@ impl LocalAggregateOperator {
         let kernel =
             LocalAggregate::new(spec).map_err(|e| GatunError::plan(e.strip_backtrace()))?;
         let fields = output_fields(&plan, kernel.output_schema(), expected)?;
-        let output = Output::new(format, fields, None, None)?;
+        let watermark_field = assigner.as_ref().map(|_| Arc::new(WatermarkAssigner::field()));
+        let output = Output::new(format, fields, None, watermark_field)?;
         Ok(Self {
             columns: compiled,
             columns_schema,
@@ -143,6 +172,7 @@ impl LocalAggregateOperator {
             group_limit: plan
                 .group_limit
                 .map(|g| usize::try_from(g).unwrap_or(usize::MAX)),
+            assigner,
             output,
         })
     }
@@ -338,7 +368,7 @@ impl NativeOperator for LocalAggregateOperator {
     }
 
     fn assigns_watermarks(&self) -> bool {
-        false
+        self.assigner.is_some()
     }
 
     fn process(
@@ -347,11 +377,49 @@ impl NativeOperator for LocalAggregateOperator {
         row_kind: Option<ArrayRef>,
         progress: Option<&mut Progress>,
     ) -> GatunResult<Option<StructArray>> {
-        if row_kind.is_some() || progress.is_some() {
+        if row_kind.is_some() {
             return Err(GatunError::invalid_argument(
-                "a local aggregate takes no row kinds and no watermark progress",
+                "a local aggregate takes no row kinds",
             ));
         }
+        match progress {
+            Some(progress) if self.assigner.is_some() => self.process_assigning(batch, progress),
+            None if self.assigner.is_none() => self.process_rows(batch),
+            _ => Err(GatunError::invalid_argument(
+                "a local aggregate takes a watermark progress exactly when it absorbed a \
+                 WatermarkAssigner",
+            )),
+        }
+    }
+
+    fn advance(&mut self, watermark: i64) -> GatunResult<Option<StructArray>> {
+        let due = match &mut self.slicing {
+            // Flink's local group aggregate ends its bundle before every watermark
+            None => true,
+            Some(slicing) => slicing.on_watermark(watermark)?,
+        };
+        if due {
+            self.flush()
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn flush(&mut self) -> GatunResult<Option<StructArray>> {
+        match self.take_groups()? {
+            Some(groups) => self.assemble(groups, None).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.kernel.memory_size()
+    }
+}
+
+impl LocalAggregateOperator {
+    /// The aggregate's input columns of `batch`: the filter, then the columns and slice ends.
+    fn input_columns(&mut self, batch: RecordBatch) -> GatunResult<RecordBatch> {
         let batch = match &self.filter {
             Some(f) => {
                 let selected = predicate(f, &batch)?;
@@ -369,11 +437,62 @@ impl NativeOperator for LocalAggregateOperator {
             columns.push(ends);
         }
         let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-        let columns =
-            RecordBatch::try_new_with_options(Arc::clone(&self.columns_schema), columns, &options)
-                .map_err(|e| {
-                    GatunError::execution(format!("local aggregate input columns: {e}"))
-                })?;
+        RecordBatch::try_new_with_options(Arc::clone(&self.columns_schema), columns, &options)
+            .map_err(|e| GatunError::execution(format!("local aggregate input columns: {e}")))
+    }
+
+    /// A batch through the absorbed assigners: folded in segments, each forwarded watermark
+    /// after the groups it makes leave (see the module comment).
+    fn process_assigning(
+        &mut self,
+        batch: RecordBatch,
+        progress: &mut Progress,
+    ) -> GatunResult<Option<StructArray>> {
+        let (watermark, interval) = self.assigner.as_ref().expect("checked by process");
+        let forwards = mini_batch_forwards(watermark.evaluate(&batch)?.as_ref(), *interval, progress)?;
+        let mut emitted = Vec::new();
+        let mut marks = Vec::with_capacity(forwards.len());
+        let (mut start, mut rows) = (0, 0);
+        for (row, mark) in forwards {
+            let columns = self.input_columns(batch.slice(start, row + 1 - start))?;
+            self.fold(&columns)?;
+            start = row + 1;
+            let due = match &mut self.slicing {
+                Some(slicing) => slicing.on_watermark(mark)?,
+                None => true,
+            };
+            if due {
+                if let Some(groups) = self.take_groups()? {
+                    rows += groups.num_rows();
+                    emitted.push(groups);
+                }
+            }
+            marks.push((rows, mark));
+        }
+        if start < batch.num_rows() {
+            let columns = self.input_columns(batch.slice(start, batch.num_rows() - start))?;
+            self.fold(&columns)?;
+        }
+        // marks with no row between them collapse into the last; those after every row follow it
+        let mut before = vec![None; rows];
+        progress.after = None;
+        for (at, mark) in marks {
+            match before.get_mut(at) {
+                Some(slot) => *slot = Some(mark),
+                None => progress.after = Some(mark),
+            }
+        }
+        if emitted.is_empty() {
+            return Ok(None);
+        }
+        let groups = concat_batches(self.kernel.output_schema(), &emitted)
+            .map_err(|e| GatunError::execution(format!("local aggregate groups: {e}")))?;
+        self.assemble(groups, Some(Arc::new(Int64Array::from(before))))
+            .map(Some)
+    }
+
+    fn process_rows(&mut self, batch: RecordBatch) -> GatunResult<Option<StructArray>> {
+        let columns = self.input_columns(batch)?;
         let Some(bundle) = self.bundle_rows else {
             self.fold(&columns)?;
             if self
@@ -381,7 +500,7 @@ impl NativeOperator for LocalAggregateOperator {
                 .is_some_and(|limit| self.kernel.num_groups() >= limit)
             {
                 return match self.emit_groups()? {
-                    Some(groups) => self.assemble(groups).map(Some),
+                    Some(groups) => self.assemble(groups, None).map(Some),
                     None => Ok(None),
                 };
             }
@@ -405,39 +524,18 @@ impl NativeOperator for LocalAggregateOperator {
         }
         let groups = concat_batches(self.kernel.output_schema(), &emitted)
             .map_err(|e| GatunError::execution(format!("local aggregate bundles: {e}")))?;
-        self.assemble(groups).map(Some)
+        self.assemble(groups, None).map(Some)
     }
 
-    fn advance(&mut self, watermark: i64) -> GatunResult<Option<StructArray>> {
-        let due = match &mut self.slicing {
-            // Flink's local group aggregate ends its bundle before every watermark
-            None => true,
-            Some(slicing) => slicing.on_watermark(watermark)?,
-        };
-        if due {
-            self.flush()
-        } else {
-            Ok(None)
-        }
-    }
-
-    fn flush(&mut self) -> GatunResult<Option<StructArray>> {
+    /// Empties the buffer: its groups, if any.
+    fn take_groups(&mut self) -> GatunResult<Option<RecordBatch>> {
         self.bundle_filled = 0;
         if let Some(slicing) = &mut self.slicing {
             slicing.emitted();
         }
-        match self.emit_groups()? {
-            Some(groups) => self.assemble(groups).map(Some),
-            None => Ok(None),
-        }
+        self.emit_groups()
     }
 
-    fn held_bytes(&self) -> usize {
-        self.kernel.memory_size()
-    }
-}
-
-impl LocalAggregateOperator {
     fn fold(&mut self, columns: &RecordBatch) -> GatunResult {
         self.kernel
             .update(columns)
@@ -450,13 +548,18 @@ impl LocalAggregateOperator {
             .map_err(|e| GatunError::execution(e.strip_backtrace()))
     }
 
-    /// The result batch of `groups` (the kernel's rows) in the output format.
-    fn assemble(&self, groups: RecordBatch) -> GatunResult<StructArray> {
+    /// The result batch of `groups` (the kernel's rows) in the output format, with the
+    /// watermarks to emit before its rows when the operator assigns them (none if not given).
+    fn assemble(&self, groups: RecordBatch, marks: Option<ArrayRef>) -> GatunResult<StructArray> {
         let rows = groups.num_rows();
         let mut columns = groups.columns().to_vec();
         for &c in &self.sum0_columns {
             columns[c] = zero_filled(&columns[c])?;
         }
-        self.output.assemble(columns, None, None, rows)
+        let marks = match self.assigner {
+            Some(_) => Some(marks.unwrap_or_else(|| new_null_array(&DataType::Int64, rows))),
+            None => None,
+        };
+        self.output.assemble(columns, None, marks, rows)
     }
 }

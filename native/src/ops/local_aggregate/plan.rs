@@ -49,6 +49,7 @@ use prost::Message;
 use super::window_plan::{self, WindowPlan, WINDOW_TYPE_URL};
 use crate::aggregate::AggFunction;
 use crate::ops::calc::FILTER_NAME;
+use crate::ops::watermark::WATERMARK_NAME;
 use crate::{GatunError, GatunResult};
 
 /// One measure: the function, its argument column and FILTER column (indices into the
@@ -95,7 +96,8 @@ pub fn phase_name(phase: i32) -> String {
 #[derive(Debug)]
 pub struct AggregatePlan {
     /// The aggregate's input columns (named `$0`, `$1` ...), then the filter if any
-    /// (named `gatun.filter`), as one `ExtendedExpression` over the base schema.
+    /// (named `gatun.filter`), then an absorbed WatermarkAssigner's watermark if any (named
+    /// `gatun.watermark`), as one `ExtendedExpression` over the base schema.
     pub calc: ExtendedExpression,
     /// How many of `calc`'s expressions are input columns of the aggregate.
     pub columns: usize,
@@ -169,6 +171,13 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
         .map(|(i, e)| reference(e, column_name(i)))
         .collect();
     referred.extend(filter.map(|f| reference(f, FILTER_NAME.to_string())));
+    let window = window(aggregate, columns)?;
+    if let Some(assigner) = window.as_ref().and_then(|w| w.mini_batch.as_ref()) {
+        referred.push(reference(
+            assigner.watermark.clone(),
+            WATERMARK_NAME.to_string(),
+        ));
+    }
     #[allow(deprecated)]
     let calc = ExtendedExpression {
         version: plan.version.clone(),
@@ -188,7 +197,7 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
         names: root.names.clone(),
         bundle_rows: optimization(aggregate, BUNDLE_ROWS_TYPE_URL, "the bundle size")?,
         group_limit: optimization(aggregate, GROUP_LIMIT_TYPE_URL, "the group limit")?,
-        window: window(aggregate, columns)?,
+        window,
     })
 }
 

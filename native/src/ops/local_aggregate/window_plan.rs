@@ -18,13 +18,20 @@
 //!   int32 count_star = 11;            // window aggregate: index + 1 of the COUNT(*) measure that
 //!                                     // tells empty windows (Flink's indexOfCountStar), 0: none
 //!   bool count_star_inserted = 12;    // window aggregate: Flink inserted that measure (not emitted)
+//!   int64 mini_batch_interval = 13;   // local window aggregate: the row-time mini-batch assigner's
+//!                                     // interval (ms) when the island absorbed it and the
+//!                                     // WatermarkAssigner below it; 0: none
+//!   bytes watermark = 14;             // with 13: the assigner's watermark expression, a Substrait
+//!                                     // Expression over the plan's base schema
 //! }
 //! ```
 //!
 //! It is an enhancement, not an optimization: it changes what the aggregate computes (rows
 //! are grouped per slice too, and `$slice_end` is emitted last).
 
+use datafusion_substrait::substrait::proto::Expression;
 use prost::encoding::{decode_key, decode_varint, WireType};
+use prost::Message;
 
 use crate::aggregate::window::{ShiftZone, SliceAssigner, WindowKind};
 use crate::{GatunError, GatunResult};
@@ -44,6 +51,18 @@ pub struct WindowPlan {
     pub count_star: Option<usize>,
     /// That measure was inserted by Flink and is not emitted.
     pub count_star_inserted: bool,
+    /// The absorbed row-time mini-batch assigner and the WatermarkAssigner under it, if any.
+    pub mini_batch: Option<MiniBatchAssigner>,
+}
+
+/// A row-time mini-batch assigner absorbed into a local window aggregate, with the
+/// WatermarkAssigner below it.
+#[derive(Debug, Clone)]
+pub struct MiniBatchAssigner {
+    /// `table.exec.mini-batch.allow-latency` in ms (positive).
+    pub interval: i64,
+    /// The WatermarkAssigner's watermark expression over the plan's base schema.
+    pub watermark: Expression,
 }
 
 /// A window property a window aggregate emits after its measures.
@@ -75,6 +94,7 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
     let (mut transitions, mut offsets) = (Vec::new(), Vec::new());
     let mut daylight = false;
     let (mut properties, mut count_star, mut count_star_inserted) = (Vec::new(), 0i64, false);
+    let (mut mini_batch_interval, mut watermark) = (0i64, None);
     let varint = |buf: &mut &[u8], what: &str| {
         decode_varint(buf).map_err(|e| bad(format!("the window's {what}: {e}")))
     };
@@ -123,6 +143,15 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
                 count_star = varint(&mut buf, "COUNT(*) index")? as i32 as i64
             }
             (12, WireType::Varint) => count_star_inserted = varint(&mut buf, "COUNT(*) flag")? != 0,
+            (13, WireType::Varint) => {
+                mini_batch_interval = varint(&mut buf, "mini-batch interval")? as i64
+            }
+            (14, WireType::LengthDelimited) => {
+                let bytes = length_delimited(&mut buf, "watermark expression")?;
+                watermark = Some(Expression::decode(bytes).map_err(|e| {
+                    bad(format!("the watermark is not a Substrait Expression ({e})"))
+                })?);
+            }
             (t, w) => return Err(bad(format!("unknown field {t} (wire type {w:?})"))),
         }
     }
@@ -161,6 +190,20 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
     if count_star < 0 {
         return Err(bad(format!("the COUNT(*) index + 1 is {count_star}")));
     }
+    let mini_batch = match (mini_batch_interval, watermark) {
+        (0, None) => None,
+        (interval, Some(watermark)) if interval > 0 => Some(MiniBatchAssigner {
+            interval,
+            watermark,
+        }),
+        (interval, watermark) => {
+            return Err(bad(format!(
+                "mini-batch interval {interval} with {} watermark expression; an absorbed \
+                 mini-batch assigner has a positive interval and the expression",
+                if watermark.is_some() { "a" } else { "no" }
+            )))
+        }
+    };
     Ok(WindowPlan {
         time_column,
         assigner,
@@ -168,6 +211,7 @@ pub fn decode(mut buf: &[u8]) -> GatunResult<WindowPlan> {
         properties,
         count_star: (count_star > 0).then(|| count_star as usize - 1),
         count_star_inserted,
+        mini_batch,
     })
 }
 

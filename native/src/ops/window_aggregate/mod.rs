@@ -147,6 +147,11 @@ impl WindowAggregateOperator {
             .window
             .clone()
             .ok_or_else(|| bad("the AggregateRel has no WindowSlicing enhancement"))?;
+        if window.mini_batch.is_some() {
+            return Err(bad(
+                "a window aggregate absorbs no mini-batch assigner (a local window aggregate does)",
+            ));
+        }
         let phase = plan
             .measures
             .first()
