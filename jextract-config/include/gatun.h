@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of this header. */
-#define GATUN_ABI_VERSION 9
+#define GATUN_ABI_VERSION 10
 
 #define GATUN_OK 0
 #define GATUN_ERR_INVALID_ARGUMENT 1
@@ -118,6 +118,8 @@ typedef struct GatunWatermarkProgress {
   int64_t last;      /* in/out: the last watermark emitted (lastWatermark; starts at 0) */
   int64_t interval;  /* in: pipeline.auto-watermark-interval in ms (may be 0) */
   int64_t after;     /* out: a watermark to emit after the last output row of this batch, or INT64_MIN for none */
+  int64_t mini_batch_next; /* in/out: a local window aggregate that absorbed the row-time mini-batch
+                            * assigner: its nextWatermark (starts at Flink's open() value); ignored otherwise */
 } GatunWatermarkProgress;
 
 /*

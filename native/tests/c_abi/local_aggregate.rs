@@ -609,6 +609,7 @@ fn bad_input_fails_and_changes_nothing() {
         last: 0,
         interval: 0,
         after: 0,
+        mini_batch_next: 0,
     };
     assert_fails(
         handle.process(&input.slice(2, 1), Some(&mut progress)),

@@ -35,6 +35,7 @@ fn progress() -> GatunWatermarkProgress {
         last: 0,
         interval: 0,
         after: 42,
+        mini_batch_next: 0,
     }
 }
 

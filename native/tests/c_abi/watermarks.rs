@@ -58,6 +58,7 @@ fn progress(current: i64, last: i64, interval: i64) -> GatunWatermarkProgress {
         last,
         interval,
         after: 7, // out only: always overwritten
+        mini_batch_next: 0,
     }
 }
 

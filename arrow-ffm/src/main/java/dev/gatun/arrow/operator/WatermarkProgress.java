@@ -21,6 +21,7 @@ public final class WatermarkProgress {
     private long last;
     private long interval;
     private long after = NONE;
+    private long miniBatchNext;
 
     /** A fresh progress (current and last 0) with the emit interval {@code interval} (ms, may be 0). */
     public WatermarkProgress(long interval) {
@@ -46,6 +47,19 @@ public final class WatermarkProgress {
     /** The emit interval in milliseconds. */
     public long interval() {
         return interval;
+    }
+
+    /**
+     * An absorbed row-time mini-batch assigner's {@code nextWatermark} (the kernel moves it; unused
+     * when the island absorbed none).
+     */
+    public long miniBatchNext() {
+        return miniBatchNext;
+    }
+
+    /** Sets the absorbed mini-batch assigner's {@code nextWatermark} (its start, or after a forward). */
+    public void miniBatchNext(long next) {
+        this.miniBatchNext = next;
     }
 
     /** The watermark to emit after the last output row of the last batch, or {@link #NONE}. */
@@ -84,6 +98,7 @@ public final class WatermarkProgress {
         GatunWatermarkProgress.last(struct, last);
         GatunWatermarkProgress.interval(struct, interval);
         GatunWatermarkProgress.after(struct, NONE);
+        GatunWatermarkProgress.mini_batch_next(struct, miniBatchNext);
         return struct;
     }
 
@@ -92,6 +107,7 @@ public final class WatermarkProgress {
         current = GatunWatermarkProgress.current(struct);
         last = GatunWatermarkProgress.last(struct);
         after = GatunWatermarkProgress.after(struct);
+        miniBatchNext = GatunWatermarkProgress.mini_batch_next(struct);
     }
 
     @Override

@@ -20,6 +20,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     int64_t last;
  *     int64_t interval;
  *     int64_t after;
+ *     int64_t mini_batch_next;
  * }
  * }
  */
@@ -33,7 +34,8 @@ public class GatunWatermarkProgress {
         gatun_h.C_LONG.withName("current"),
         gatun_h.C_LONG.withName("last"),
         gatun_h.C_LONG.withName("interval"),
-        gatun_h.C_LONG.withName("after")
+        gatun_h.C_LONG.withName("after"),
+        gatun_h.C_LONG.withName("mini_batch_next")
     ).withName("GatunWatermarkProgress");
 
     /**
@@ -217,6 +219,50 @@ public class GatunWatermarkProgress {
      */
     public static void after(MemorySegment struct, long fieldValue) {
         struct.set(after$LAYOUT, after$OFFSET, fieldValue);
+    }
+
+    private static final OfLong mini_batch_next$LAYOUT = (OfLong)$LAYOUT.select(groupElement("mini_batch_next"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int64_t mini_batch_next
+     * }
+     */
+    public static final OfLong mini_batch_next$layout() {
+        return mini_batch_next$LAYOUT;
+    }
+
+    private static final long mini_batch_next$OFFSET = 32;
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int64_t mini_batch_next
+     * }
+     */
+    public static final long mini_batch_next$offset() {
+        return mini_batch_next$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int64_t mini_batch_next
+     * }
+     */
+    public static long mini_batch_next(MemorySegment struct) {
+        return struct.get(mini_batch_next$LAYOUT, mini_batch_next$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int64_t mini_batch_next
+     * }
+     */
+    public static void mini_batch_next(MemorySegment struct, long fieldValue) {
+        struct.set(mini_batch_next$LAYOUT, mini_batch_next$OFFSET, fieldValue);
     }
 
     /**

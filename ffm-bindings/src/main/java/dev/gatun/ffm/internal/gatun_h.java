@@ -68,10 +68,10 @@ public class gatun_h {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-    private static final int GATUN_ABI_VERSION = (int)9L;
+    private static final int GATUN_ABI_VERSION = (int)10L;
     /**
      * {@snippet lang=c :
-     * #define GATUN_ABI_VERSION 9
+     * #define GATUN_ABI_VERSION 10
      * }
      */
     public static int GATUN_ABI_VERSION() {
