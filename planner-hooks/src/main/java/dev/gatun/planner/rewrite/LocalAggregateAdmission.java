@@ -96,7 +96,7 @@ public final class LocalAggregateAdmission {
     /** @param calc the Calc directly below {@code local}, or null */
     public CalcDecision decide(StreamPhysicalLocalGroupAggregate local, StreamPhysicalCalc calc) {
         return decide(name(local, calc), () -> admit(local, AggregateInput.of(local, calc), local.grouping(),
-                JavaScalaConversionUtil.toJava(local.aggCalls()), new Emission(groupBundle(local), 0, null, 0), null));
+                JavaScalaConversionUtil.toJava(local.aggCalls()), new Emission(groupBundle(local), 0, null, 0, null), null));
     }
 
     /** The island that also absorbs the mini-batch assigner (and what is under it) below {@code local}. */
@@ -104,7 +104,19 @@ public final class LocalAggregateAdmission {
         return decide(local.getRelDetailedDescription() + fusion.description(), () -> admit(local,
                 new AggregateInput(fusion.input(), fusion.columns(), fusion.condition()), local.grouping(),
                 JavaScalaConversionUtil.toJava(local.aggCalls()),
-                new Emission(groupBundle(local), 0, null, fusion.intervalMillis()), fusion.rowtime()));
+                new Emission(groupBundle(local), 0, null, fusion.intervalMillis(), null), fusion.rowtime()));
+    }
+
+    /**
+     * The local window aggregate's island that also absorbs the row-time mini-batch assigner, the
+     * WatermarkAssigner under it (whose watermarks it computes) and the computed-column Calc under that.
+     */
+    public CalcDecision decide(StreamPhysicalLocalWindowAggregate local, MiniBatchFusion fusion) {
+        return decide(local.getRelDetailedDescription() + fusion.description(), () -> admit(local,
+                new AggregateInput(fusion.input(), fusion.columns(), fusion.condition()), local.grouping(),
+                JavaScalaConversionUtil.toJava(local.aggCalls()),
+                new Emission(0, 0, window(local.windowing()), fusion.intervalMillis(), fusion.watermark()),
+                fusion.rowtime()));
     }
 
     /** @param calc the Calc directly below {@code local}, or null */
@@ -120,7 +132,7 @@ public final class LocalAggregateAdmission {
             System.arraycopy(grouping, 0, keys, 0, grouping.length);
             System.arraycopy(aux, 0, keys, grouping.length, aux.length);
             return admit(local, AggregateInput.of(local, calc), keys,
-                    JavaScalaConversionUtil.toJava(local.getAggCallList()), new Emission(0, limit, null, 0), null);
+                    JavaScalaConversionUtil.toJava(local.getAggCallList()), new Emission(0, limit, null, 0, null), null);
         });
     }
 
@@ -145,8 +157,8 @@ public final class LocalAggregateAdmission {
      */
     public CalcDecision decide(StreamPhysicalLocalWindowAggregate local, StreamPhysicalCalc calc) {
         return decide(name(local, calc), () -> admit(local, AggregateInput.of(local, calc), local.grouping(),
-                JavaScalaConversionUtil.toJava(local.aggCalls()), new Emission(0, 0, window(local.windowing()), 0),
-                null));
+                JavaScalaConversionUtil.toJava(local.aggCalls()), new Emission(0, 0, window(local.windowing()), 0,
+                null), null));
     }
 
     private static CalcDecision decide(String name, Supplier<NativeCalcSpec> admit) {
@@ -225,8 +237,10 @@ public final class LocalAggregateAdmission {
     /**
      * When the island's groups leave: streaming's bundle of rows (and the interval of an absorbed
      * mini-batch assigner, 0 for none), batch's group limit, or a window's slices; one of the three.
+     * A window island that absorbed a row-time mini-batch assigner also has its {@code watermark}.
      */
-    private record Emission(long bundleRows, long groupLimit, Window window, long miniBatchMillis) {}
+    private record Emission(long bundleRows, long groupLimit, Window window, long miniBatchMillis,
+                            RexNode watermark) {}
 
     /**
      * @param keys the grouping columns of the aggregate's input (batch: then the auxiliary ones)
@@ -273,6 +287,9 @@ public final class LocalAggregateAdmission {
         if (rowtime != null) {
             all.add(rowtime);
         }
+        if (emission.watermark() != null) {
+            all.add(emission.watermark());
+        }
         RowType inputType = FlinkTypeFactory.toLogicalRowType(input.getRowType());
         RowType outputType = FlinkTypeFactory.toLogicalRowType(local.getRowType());
         List<int[]> readPaths = ReadPaths.of(all);
@@ -286,7 +303,7 @@ public final class LocalAggregateAdmission {
         }
         byte[] plan = new AggregateTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
                 .translate(columns, condition, keys, measures, outputType, emission.bundleRows(), emission.groupLimit(),
-                        rowtime, slicing);
+                        rowtime, slicing, emission.watermark(), emission.watermark() == null ? 0 : emission.miniBatchMillis());
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         try {
             NativePlanCheck.compile(NativeOperator.Kind.LOCAL_AGGREGATE, plan, inputType, readPaths, outputType,
@@ -304,7 +321,7 @@ public final class LocalAggregateAdmission {
         }
         NativeCalcSpec spec = new NativeCalcSpec(plan, inputType, readPaths, outputType, true,
                 config.get(GatunOptions.BATCH_ROWS), 0, types.nanosecondTimestamps(), exit == OutputFormat.FLINK_ROWS,
-                false, emission.bundleRows(), emission.groupLimit(), emission.miniBatchMillis());
+                emission.watermark() != null, emission.bundleRows(), emission.groupLimit(), emission.miniBatchMillis());
         return slicing == null ? spec : spec.withWindow(slicing.summary());
     }
 

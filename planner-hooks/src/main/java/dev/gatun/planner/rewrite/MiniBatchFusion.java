@@ -14,12 +14,14 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalM
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWatermarkAssigner;
 import org.apache.flink.table.planner.plan.trait.MiniBatchInterval;
 import org.apache.flink.table.planner.plan.trait.MiniBatchIntervalTraitDef;
+import org.apache.flink.table.planner.plan.nodes.calcite.WatermarkUtils;
 import org.apache.flink.table.planner.plan.trait.MiniBatchMode;
 
 /**
  * What a native local aggregate can absorb below it besides its Calc: the processing-time
  * MiniBatchAssigner that paces its bundles with the WatermarkAssigner under it (and the Calc of a
- * table's computed columns under that). The island then reads the rows under them all, so a
+ * table's computed columns under that); under a local window aggregate, the row-time
+ * MiniBatchAssigner and the same below it, whose watermarks the island then computes natively. The island then reads the rows under them all, so a
  * Nexmark-style source's wide rows are never copied into the computed columns' rows.
  *
  * <p>The mini-batch assigner drops every watermark from below except the final one, so the
@@ -35,18 +37,21 @@ import org.apache.flink.table.planner.plan.trait.MiniBatchMode;
  * @param columns the aggregate's input columns over {@code input}'s rows
  * @param condition the top Calc's filter over {@code input}'s rows, or null
  * @param rowtime the assigner's rowtime over {@code input}'s rows (NULL fails the job)
+ * @param watermark under a local window aggregate (a row-time mini-batch assigner), the assigner's
+ *     watermark expression over {@code input}'s rows, which the island evaluates; null otherwise
  * @param intervalMillis the mini-batch interval
  */
 public record MiniBatchFusion(StreamPhysicalCalc top, StreamPhysicalMiniBatchAssigner miniBatch,
                               StreamPhysicalWatermarkAssigner assigner, StreamPhysicalCalc bottom, RelNode input,
-                              List<RexNode> columns, RexNode condition, RexNode rowtime, long intervalMillis) {
+                              List<RexNode> columns, RexNode condition, RexNode rowtime, RexNode watermark,
+                              long intervalMillis) {
 
     /**
      * The fusion under an aggregate whose input is {@code aggregateInput}, or null when there is no
      * mini-batch assigner over a WatermarkAssigner to absorb. Throws {@code NotAdmittedException} when there is one that
      * cannot be absorbed (the reason is shown in EXPLAIN).
      */
-    static MiniBatchFusion of(RelNode aggregateInput, TableConfig config) {
+    static MiniBatchFusion of(RelNode aggregateInput, TableConfig config, boolean window) {
         StreamPhysicalCalc top = aggregateInput.getClass() == StreamPhysicalCalc.class
                 ? (StreamPhysicalCalc) aggregateInput : null;
         RelNode under = top == null ? aggregateInput : top.getInput();
@@ -55,9 +60,10 @@ public record MiniBatchFusion(StreamPhysicalCalc top, StreamPhysicalMiniBatchAss
         }
         MiniBatchInterval interval = miniBatch.getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE())
                 .getMiniBatchInterval();
-        if (interval.getMode() != MiniBatchMode.ProcTime || interval.getInterval() <= 0) {
+        MiniBatchMode wanted = window ? MiniBatchMode.RowTime : MiniBatchMode.ProcTime;
+        if (interval.getMode() != wanted || interval.getInterval() <= 0) {
             throw new NotAdmittedException("the " + interval.getMode() + " mini-batch assigner below is not absorbed"
-                    + " (only a processing-time one is)");
+                    + " (only a " + (window ? "row-time one under a window aggregate" : "processing-time one") + " is)");
         }
         if (!(miniBatch.getInput() instanceof StreamPhysicalWatermarkAssigner assigner)) {
             return null; // nothing under it worth absorbing: the assigner alone costs little
@@ -86,7 +92,9 @@ public record MiniBatchFusion(StreamPhysicalCalc top, StreamPhysicalMiniBatchAss
             }
         }
         RexNode rowtime = WatermarkFusion.rowtime(assigner, substitution);
-        return new MiniBatchFusion(top, miniBatch, assigner, bottom, input, columns, condition, rowtime,
+        RexNode watermark = !window ? null
+                : WatermarkUtils.simplify(aggregateInput.getCluster(), assigner.watermarkExpr()).accept(substitution);
+        return new MiniBatchFusion(top, miniBatch, assigner, bottom, input, columns, condition, rowtime, watermark,
                 interval.getInterval());
     }
 

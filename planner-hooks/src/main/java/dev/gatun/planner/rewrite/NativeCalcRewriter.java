@@ -153,19 +153,20 @@ final class NativeCalcRewriter {
      */
     private RelNode localAggregate(RelNode local) {
         String notFused = null;
-        if (local instanceof StreamPhysicalLocalGroupAggregate group) {
-            try {
-                MiniBatchFusion fusion = MiniBatchFusion.of(group.getInput(), aggregates.config());
-                if (fusion != null) {
-                    CalcDecision decision = aggregates.decide(group, fusion);
-                    if (decision.isNative()) {
-                        return fusedLocalAggregate(group, fusion, decision);
-                    }
-                    notFused = "not fused with the MiniBatchAssigner below: " + decision.reason();
+        try {
+            boolean window = local instanceof StreamPhysicalLocalWindowAggregate;
+            MiniBatchFusion fusion = MiniBatchFusion.of(local.getInput(0), aggregates.config(), window);
+            if (fusion != null) {
+                CalcDecision decision = window
+                        ? aggregates.decide((StreamPhysicalLocalWindowAggregate) local, fusion)
+                        : aggregates.decide((StreamPhysicalLocalGroupAggregate) local, fusion);
+                if (decision.isNative()) {
+                    return fusedLocalAggregate(local, fusion, decision);
                 }
-            } catch (NotAdmittedException e) {
-                notFused = "not fused with the MiniBatchAssigner below: " + e.getMessage();
+                notFused = "not fused with the MiniBatchAssigner below: " + decision.reason();
             }
+        } catch (NotAdmittedException e) {
+            notFused = "not fused with the MiniBatchAssigner below: " + e.getMessage();
         }
         StreamPhysicalCalc calc = local.getInput(0).getClass() == StreamPhysicalCalc.class
                 ? (StreamPhysicalCalc) local.getInput(0) : null;
@@ -191,8 +192,7 @@ final class NativeCalcRewriter {
     }
 
     /** The island of {@code local} that absorbed its Calc, mini-batch assigner and what is under it. */
-    private RelNode fusedLocalAggregate(StreamPhysicalLocalGroupAggregate local, MiniBatchFusion fusion,
-                                        CalcDecision decision) {
+    private RelNode fusedLocalAggregate(RelNode local, MiniBatchFusion fusion, CalcDecision decision) {
         PlanReport.record(decision);
         LOG.debug("Gatun: {}", decision);
         NativeCalcSpec spec = decision.spec();
@@ -205,7 +205,9 @@ final class NativeCalcRewriter {
         if (fusion.top() != null) {
             input = new StreamPhysicalFusedCalc(fusion.top(), input, spec);
         }
-        return new StreamPhysicalNativeLocalGroupAggregate(local, input, spec);
+        return local instanceof StreamPhysicalLocalWindowAggregate window
+                ? new StreamPhysicalNativeLocalWindowAggregate(window, input, spec)
+                : new StreamPhysicalNativeLocalGroupAggregate((StreamPhysicalLocalGroupAggregate) local, input, spec);
     }
 
     /** The batch counterpart of {@link #localAggregate}. */

@@ -98,12 +98,13 @@ public class IslandOperator extends TableStreamOperator<RowData>
         };
         if (spec.assignsWatermarks()) {
             long now = getProcessingTimeService().getCurrentProcessingTime();
-            watermarks = new WatermarkAssignment(getExecutionConfig().getAutoWatermarkInterval(), now);
+            watermarks = new WatermarkAssignment(getExecutionConfig().getAutoWatermarkInterval(), now,
+                    spec.localAggregate() ? spec.miniBatchIntervalMillis() : 0);
             if (watermarks.interval() > 0) {
                 getProcessingTimeService().registerTimer(now + watermarks.interval(), this::onWatermarkTimer);
             }
         }
-        if (spec.miniBatchIntervalMillis() > 0) {
+        if (spec.miniBatchIntervalMillis() > 0 && !spec.assignsWatermarks()) {
             miniBatch = new MiniBatchAssignment(spec.miniBatchIntervalMillis());
             long now = getProcessingTimeService().getCurrentProcessingTime();
             getProcessingTimeService().registerTimer(now + miniBatch.interval(), this::onMiniBatchTimer);
@@ -173,8 +174,8 @@ public class IslandOperator extends TableStreamOperator<RowData>
         if (watermarks.periodicDue(now)) {
             flush();
             Watermark advanced = watermarks.advance();
-            if (advanced != null) {
-                output.emitWatermark(advanced);
+            if (advanced != null && watermarks.miniBatchForwards(advanced.getTimestamp())) {
+                forward(advanced);
             }
         }
         getProcessingTimeService().registerTimer(now + watermarks.interval(), this::onWatermarkTimer);
@@ -243,6 +244,17 @@ public class IslandOperator extends TableStreamOperator<RowData>
         }
         flush();
         watermarks.passFinal();
+        forward(mark);
+    }
+
+    /**
+     * A watermark the island's own assigners emit: a local window aggregate first emits the groups
+     * it makes leave (as the stock one does with the watermark from the assigners below it).
+     */
+    private void forward(Watermark mark) {
+        if (spec.localAggregate()) {
+            emitGroups(() -> kernel.advance(writer, mark.getTimestamp()), false);
+        }
         output.emitWatermark(mark);
     }
 

@@ -34,7 +34,9 @@ import org.apache.flink.table.types.logical.RowType;
  *     aggregate emits its groups when its memory is full), and the rest at the end of input
  * @param miniBatchIntervalMillis for a local-aggregate island that absorbed the processing-time
  *     mini-batch assigner below it, that assigner's interval (the island emits its watermarks and
- *     ends a bundle at each); 0 otherwise, also in plans compiled before it existed
+ *     ends a bundle at each); for a local window-aggregate island that absorbed the row-time one
+ *     ({@code assignsWatermarks}), its interval (the kernel forwards the watermarks it would); 0
+ *     otherwise, also in plans compiled before it existed
  * @param window null, or for a local window-aggregate island (its plan carries the window; it has no
  *     bundle) the window as EXPLAIN prints it; absent in plans compiled before it existed
  * @param windowAggregate whether the island is the global (or one-phase) window aggregate: a keyed
@@ -79,9 +81,14 @@ public record NativeCalcSpec(
             throw new IllegalArgumentException("groupLimit must be 0 (streaming, or a Calc) or positive without a"
                     + " bundle (a batch local aggregate): " + groupLimit + ", bundleRows " + bundleRows);
         }
-        if (miniBatchIntervalMillis < 0 || (miniBatchIntervalMillis > 0 && bundleRows == 0)) {
+        if (miniBatchIntervalMillis < 0
+                || (miniBatchIntervalMillis > 0 && bundleRows == 0 && !(assignsWatermarks && groupLimit == 0))) {
             throw new IllegalArgumentException("miniBatchIntervalMillis " + miniBatchIntervalMillis
-                    + " needs a local aggregate with a bundle");
+                    + " needs a local aggregate with a bundle, or a local window aggregate that assigns watermarks");
+        }
+        if (assignsWatermarks && window != null && !windowAggregate && miniBatchIntervalMillis == 0) {
+            throw new IllegalArgumentException("a local window aggregate assigns watermarks only with the row-time"
+                    + " mini-batch assigner it absorbed");
         }
         if (windowAggregate && (window == null || assignsWatermarks || !insertOnlyInput)) {
             throw new IllegalArgumentException("a window aggregate has a window, an insert-only input and assigns"
@@ -109,7 +116,7 @@ public record NativeCalcSpec(
     /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
     public NativeCalcSpec withWindow(String summary) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0,
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, miniBatchIntervalMillis,
                 Objects.requireNonNull(summary, "window"), false);
     }
 

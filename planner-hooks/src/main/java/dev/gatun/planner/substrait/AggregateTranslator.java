@@ -133,12 +133,27 @@ public final class AggregateTranslator {
     public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
                             RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
                             WindowSlicing window) {
+        return translate(columns, condition, keys, measures, outputType, bundleRows, groupLimit, rowtime, window,
+                null, 0);
+    }
+
+    /**
+     * As above; for a local window aggregate that absorbed the row-time mini-batch assigner
+     * ({@code miniBatchMillis}) and the WatermarkAssigner under it, also that assigner's
+     * {@code watermark} expression over the island's input rows (null and 0 for none).
+     */
+    public byte[] translate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
+                            RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
+                            WindowSlicing window, RexNode watermark, long miniBatchMillis) {
+        if ((watermark != null) != (miniBatchMillis > 0) || (watermark != null && window == null)) {
+            throw new IllegalArgumentException("a watermark expression comes with a window and a mini-batch interval");
+        }
         if ((bundleRows > 0 ? 1 : 0) + (groupLimit > 0 ? 1 : 0) + (window != null ? 1 : 0) != 1) {
             throw new IllegalArgumentException("a local aggregate has a bundle (streaming), a group limit (batch)"
                     + " or a window: " + bundleRows + ", " + groupLimit + ", " + window);
         }
         return aggregate(columns, condition, keys, measures, outputType, bundleRows, groupLimit, rowtime, window,
-                AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE);
+                watermark, miniBatchMillis, AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_INTERMEDIATE);
     }
 
     /**
@@ -151,13 +166,14 @@ public final class AggregateTranslator {
      */
     public byte[] translateOnePhase(List<RexNode> columns, int[] keys, List<Measure> measures, RowType outputType,
                                     WindowSlicing window) {
-        return aggregate(columns, null, keys, measures, outputType, 0, 0, null, window,
+        return aggregate(columns, null, keys, measures, outputType, 0, 0, null, window, null, 0,
                 AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT);
     }
 
     private byte[] aggregate(List<RexNode> columns, RexNode condition, int[] keys, List<Measure> measures,
                              RowType outputType, long bundleRows, long groupLimit, RexNode rowtime,
-                             WindowSlicing window, AggregationPhase phase) {
+                             WindowSlicing window, RexNode watermark, long miniBatchMillis,
+                             AggregationPhase phase) {
         ProjectRel.Builder project = ProjectRel.newBuilder();
         int base = rex.baseSchema().getStruct().getTypesCount();
         Typed[] typed = new Typed[columns.size()];
@@ -199,7 +215,8 @@ public final class AggregateTranslator {
                 throw new NotAdmittedException("the window's time attribute is " + time.asSummaryString()
                         + ", not a timestamp");
             }
-            advanced.setEnhancement(window.toAny());
+            advanced.setEnhancement(watermark == null ? window.toAny()
+                    : window.toAny(miniBatchMillis, rex.millisecondTimestamp(watermark, "the watermark").expr()));
         }
         AggregateRel.Builder aggregate = AggregateRel.newBuilder()
                 .setInput(Rel.newBuilder().setProject(project))

@@ -9,10 +9,8 @@ import io.substrait.proto.ExtendedExpression;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rex.RexNode;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * A Calc's projections and condition as a Substrait {@code ExtendedExpression} following
@@ -61,28 +59,13 @@ public final class CalcTranslator {
         }
         if (watermark != null) {
             plan.addReferredExpr(ExpressionReference.newBuilder()
-                    .setExpression(millisecondTimestamp(watermark.rowtime(), "the rowtime").expr())
+                    .setExpression(rex.millisecondTimestamp(watermark.rowtime(), "the rowtime").expr())
                     .addOutputNames(WatermarkExprs.ROWTIME_NAME));
             plan.addReferredExpr(ExpressionReference.newBuilder()
-                    .setExpression(millisecondTimestamp(watermark.watermark(), "the watermark").expr())
+                    .setExpression(rex.millisecondTimestamp(watermark.watermark(), "the watermark").expr())
                     .addOutputNames(WatermarkExprs.WATERMARK_NAME));
         }
         plan.addAllExtensions(rex.extensions());
         return plan.build().toByteArray();
-    }
-
-    /** A WatermarkAssigner's expression: a TIMESTAMP or TIMESTAMP_LTZ of at most millisecond precision. */
-    private Typed millisecondTimestamp(RexNode node, String what) {
-        Typed t = rex.translate(node);
-        boolean millis = switch (t.type().getTypeRoot()) {
-            case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampType) t.type()).getPrecision() <= 3;
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((LocalZonedTimestampType) t.type()).getPrecision() <= 3;
-            default -> false;
-        };
-        if (!millis) {
-            throw new NotAdmittedException(what + " is "
-                    + t.type().asSummaryString() + ", not a TIMESTAMP of at most millisecond precision");
-        }
-        return t;
     }
 }

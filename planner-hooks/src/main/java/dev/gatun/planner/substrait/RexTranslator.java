@@ -41,9 +41,11 @@ import org.apache.flink.table.types.logical.CharType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeMerging;
 
@@ -204,6 +206,21 @@ public final class RexTranslator {
             case "TRY_CAST" -> cast(c, translate(c.getOperands().get(0)), type, "gatun_flink_try_cast");
             default -> throw refused(c, "has no native translation");
         };
+    }
+
+    /** A WatermarkAssigner's expression: a TIMESTAMP or TIMESTAMP_LTZ of at most millisecond precision. */
+    public Typed millisecondTimestamp(RexNode node, String what) {
+        Typed t = translate(node);
+        boolean millis = switch (t.type.getTypeRoot()) {
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampType) t.type).getPrecision() <= 3;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((LocalZonedTimestampType) t.type).getPrecision() <= 3;
+            default -> false;
+        };
+        if (!millis) {
+            throw new NotAdmittedException(what + " is "
+                    + t.type.asSummaryString() + ", not a TIMESTAMP of at most millisecond precision");
+        }
+        return t;
     }
 
     // ---- logic and comparisons ----

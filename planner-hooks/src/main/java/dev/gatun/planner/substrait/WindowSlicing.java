@@ -82,6 +82,28 @@ public record WindowSlicing(Kind kind, int timeColumn, long size, long step, lon
         }
     }
 
+    /**
+     * The message in an {@code Any}, with an absorbed row-time mini-batch assigner's interval (field
+     * 13) and the WatermarkAssigner's watermark expression under it (field 14, a Substrait
+     * {@code Expression}).
+     */
+    public Any toAny(long miniBatchMillis, io.substrait.proto.Expression watermark) {
+        if (miniBatchMillis <= 0) {
+            throw new IllegalArgumentException("mini-batch interval " + miniBatchMillis + " must be positive");
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        try {
+            out.writeInt64(13, miniBatchMillis);
+            out.writeBytes(14, watermark.toByteString());
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Any plain = toAny();
+        return plain.toBuilder().setValue(plain.getValue().concat(ByteString.copyFrom(bytes.toByteArray()))).build();
+    }
+
     /** The message in an {@code Any}. */
     public Any toAny() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
