@@ -118,8 +118,7 @@ typedef struct GatunWatermarkProgress {
   int64_t last;      /* in/out: the last watermark emitted (lastWatermark; starts at 0) */
   int64_t interval;  /* in: pipeline.auto-watermark-interval in ms (may be 0) */
   int64_t after;     /* out: a watermark to emit after the last output row of this batch, or INT64_MIN for none */
-  int64_t mini_batch_next; /* in/out: a local window aggregate that absorbed the row-time mini-batch
-                            * assigner: its nextWatermark (starts at Flink's open() value); ignored otherwise */
+  int64_t mini_batch_next; /* in/out: an absorbed row-time mini-batch assigner's nextWatermark (else ignored) */
 } GatunWatermarkProgress;
 
 /*

@@ -113,13 +113,14 @@ fn watermark_progress_matches_c() {
             size_of::<GatunWatermarkProgress>(),
             align_of::<GatunWatermarkProgress>()
         ),
-        (32, 8)
+        (40, 8)
     );
     let offsets = [
         offset_of!(GatunWatermarkProgress, current),
         offset_of!(GatunWatermarkProgress, last),
         offset_of!(GatunWatermarkProgress, interval),
         offset_of!(GatunWatermarkProgress, after),
+        offset_of!(GatunWatermarkProgress, mini_batch_next),
     ];
-    assert_eq!(offsets, [0, 8, 16, 24]);
+    assert_eq!(offsets, [0, 8, 16, 24, 32]);
 }
