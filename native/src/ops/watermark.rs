@@ -183,7 +183,8 @@ pub fn mini_batch_forwards(
         )));
     }
     let mut forwards = Vec::new();
-    let (mut current, mut last, mut next) = (progress.current, progress.last, progress.mini_batch_next);
+    let (mut current, mut last, mut next) =
+        (progress.current, progress.last, progress.mini_batch_next);
     for i in 0..watermark.len() {
         if watermark.is_valid(i) {
             current = current.max(watermark.value(i));
@@ -194,9 +195,14 @@ pub fn mini_batch_forwards(
                 forwards.push((i, current));
             } else if current >= next {
                 forwards.push((i, current));
-                let start = current.wrapping_sub(current.wrapping_add(interval).wrapping_rem(interval));
+                let start =
+                    current.wrapping_sub(current.wrapping_add(interval).wrapping_rem(interval));
                 let end = start.wrapping_add(interval).wrapping_sub(1);
-                next = if end > current { end } else { end.wrapping_add(interval) };
+                next = if end > current {
+                    end
+                } else {
+                    end.wrapping_add(interval)
+                };
             }
         }
     }
@@ -297,7 +303,11 @@ mod tests {
             mini_batch_next: 9,
             ..start(0)
         };
-        let out = forwards(vec![Some(3), Some(9), Some(12), Some(19), Some(20), Some(35)], 10, &mut p);
+        let out = forwards(
+            vec![Some(3), Some(9), Some(12), Some(19), Some(20), Some(35)],
+            10,
+            &mut p,
+        );
         // 3 < 9 dropped; 9 forwarded (next 19); 12 dropped; 19 forwarded (next 29); 20
         // dropped; 35 forwarded (next 39)
         assert_eq!(out, [(1, 9), (3, 19), (5, 35)]);
@@ -307,7 +317,11 @@ mod tests {
             mini_batch_next: 9,
             ..start(5)
         };
-        let out = forwards(vec![Some(4), Some(9), Some(10), Some(16), Some(25)], 10, &mut p);
+        let out = forwards(
+            vec![Some(4), Some(9), Some(10), Some(16), Some(25)],
+            10,
+            &mut p,
+        );
         // 4 is not 5 past 0; 9 is, and forwarded; 10 not 5 past 9; 16 is, but before 19
         assert_eq!(out, [(1, 9), (4, 25)]);
         assert_eq!((p.last, p.mini_batch_next), (25, 29));

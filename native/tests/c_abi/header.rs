@@ -310,7 +310,10 @@ fn watermark_progress_fields_match_the_header() {
         ("last", offset_of!(GatunWatermarkProgress, last)),
         ("interval", offset_of!(GatunWatermarkProgress, interval)),
         ("after", offset_of!(GatunWatermarkProgress, after)),
-        ("mini_batch_next", offset_of!(GatunWatermarkProgress, mini_batch_next)),
+        (
+            "mini_batch_next",
+            offset_of!(GatunWatermarkProgress, mini_batch_next),
+        ),
     ];
     let expected: Vec<_> = rust
         .iter()

@@ -12,9 +12,11 @@ use datafusion::logical_expr::{binary_expr, Expr, Operator};
 use datafusion_substrait::substrait::proto::extensions::AdvancedExtension;
 use datafusion_substrait::substrait::proto::plan_rel::RelType as PlanRelType;
 use datafusion_substrait::substrait::proto::rel::RelType;
-use datafusion_substrait::substrait::proto::Plan;
-use gatun_native::ffi::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_PLAN};
+use datafusion_substrait::substrait::proto::{Expression, Plan};
+use gatun_native::ffi::abi::{GATUN_ERR_EXECUTION, GATUN_ERR_INVALID_ARGUMENT, GATUN_ERR_PLAN};
 use gatun_native::ops::local_aggregate::window_plan::WINDOW_TYPE_URL;
+use gatun_native::ops::watermark::WATERMARK_COLUMN;
+use gatun_native::GatunWatermarkProgress;
 use prost::encoding::{encode_key, encode_varint, WireType};
 use prost::Message;
 
@@ -29,6 +31,8 @@ pub(crate) struct Window {
     pub step: i64,
     pub offset: i64,
     pub zone: Option<(&'static str, Vec<i64>, Vec<i64>, bool)>,
+    /// An absorbed row-time mini-batch assigner: its interval and the watermark expression.
+    pub mini_batch: Option<(i64, Expression)>,
 }
 
 impl Window {
@@ -40,6 +44,7 @@ impl Window {
             step: 0,
             offset: 0,
             zone: None,
+            mini_batch: None,
         }
     }
 
@@ -68,6 +73,13 @@ impl Window {
                 b.extend_from_slice(&packed);
             }
             varint(9, *daylight as u64, &mut b);
+        }
+        if let Some((interval, watermark)) = &self.mini_batch {
+            varint(13, *interval as u64, &mut b);
+            let bytes = watermark.encode_to_vec();
+            encode_key(14, WireType::LengthDelimited, &mut b);
+            encode_varint(bytes.len() as u64, &mut b);
+            b.extend_from_slice(&bytes);
         }
         b
     }
@@ -360,5 +372,124 @@ fn bad_windows_are_plan_errors() {
         create_agg(&bytes, &schema, &expected).map(|_| ()),
         GATUN_ERR_PLAN,
         &["$slice_end"],
+    );
+}
+
+/// `e` as a Substrait expression over `schema` (through a Calc plan).
+fn expression(schema: &Schema, e: Expr) -> Expression {
+    use datafusion_substrait::substrait::proto::expression_reference::ExprType;
+    use datafusion_substrait::substrait::proto::ExtendedExpression;
+    let ee = ExtendedExpression::decode(plan(schema, &[("e", e)], None).as_slice()).unwrap();
+    match ee.referred_expr[0].expr_type.clone() {
+        Some(ExprType::Expression(e)) => e,
+        _ => unreachable!(),
+    }
+}
+
+/// Each flush's rows (sorted within it, as Flink's buffer order is its own) and the
+/// watermark column.
+fn flushes(
+    out: &RecordBatch,
+    sizes: &[usize],
+) -> (Vec<Vec<(String, i64, i64, i64)>>, Vec<Option<i64>>) {
+    let k = out.column(0).as_string::<i32>();
+    let c = out.column(1).as_primitive::<Int64Type>();
+    let s = out.column(2).as_primitive::<Int64Type>();
+    let e = out.column(3).as_primitive::<Int64Type>();
+    let mut at = 0;
+    let groups = sizes
+        .iter()
+        .map(|&n| {
+            let mut rows: Vec<_> = (at..at + n)
+                .map(|i| (k.value(i).to_string(), c.value(i), s.value(i), e.value(i)))
+                .collect();
+            rows.sort();
+            at += n;
+            rows
+        })
+        .collect();
+    assert_eq!(at, out.num_rows());
+    let last = out.num_columns() - 1;
+    assert_eq!(out.schema().field(last).name(), WATERMARK_COLUMN);
+    (
+        groups,
+        out.column(last)
+            .as_primitive::<Int64Type>()
+            .iter()
+            .collect(),
+    )
+}
+
+#[test]
+fn absorbed_assigners_fold_a_batch_in_segments_at_the_forwarded_watermarks() {
+    let _guard = no_leaks();
+    // the watermark is the rowtime (no delay), emitted when it advanced more than 200 ms;
+    // the mini-batch assigner forwards it once it reaches the end of the second
+    let input = rows(
+        None,
+        &[
+            (Some("x"), Some(1_500), Some(5)), // forwarded (>= 999); the next end is 1999
+            (Some("y"), Some(1_900), Some(6)), // emitted, not forwarded
+            (Some("x"), Some(2_600), Some(7)), // forwarded: slice 2000 fired, all three leave
+            (Some("z"), Some(2_700), Some(1)), // 100 ms on: not emitted
+            (Some("x"), Some(3_100), Some(8)), // forwarded: z's slice 3000 fired, both leave
+        ],
+    );
+    let mut window = Window::tumble(1_000);
+    window.mini_batch = Some((1_000, expression(&input.schema(), col("ts"))));
+    let handle = window_handle(&input.schema(), &window, None).unwrap();
+    let mut progress = GatunWatermarkProgress {
+        current: 0,
+        last: 0,
+        interval: 200,
+        after: 7,
+        mini_batch_next: 999, // the mini-batch assigner's open()
+    };
+    let out = handle
+        .process(&input, Some(&mut progress))
+        .unwrap()
+        .unwrap();
+    let (groups, marks) = flushes(&out, &[3, 2]);
+    let row = |k: &str, c, s, e| (k.to_string(), c, s, e);
+    assert_eq!(
+        groups,
+        vec![
+            vec![
+                row("x", 1, 5, 2_000),
+                row("x", 1, 7, 3_000),
+                row("y", 1, 6, 2_000)
+            ],
+            vec![row("x", 1, 8, 4_000), row("z", 1, 1, 3_000)],
+        ]
+    );
+    assert_eq!(marks, vec![Some(1_500), None, None, Some(2_600), None]);
+    assert_eq!(
+        (
+            progress.current,
+            progress.last,
+            progress.after,
+            progress.mini_batch_next
+        ),
+        (3_100, 3_100, 3_100, 3_999)
+    );
+    // the next batch continues from the progress: 3500 is emitted but not forwarded
+    let next = rows(None, &[(Some("x"), Some(3_500), Some(2))]);
+    assert!(handle
+        .process(&next, Some(&mut progress))
+        .unwrap()
+        .is_none());
+    assert_eq!(
+        (
+            progress.current,
+            progress.last,
+            progress.after,
+            progress.mini_batch_next
+        ),
+        (3_500, 3_500, i64::MIN, 3_999)
+    );
+    assert_fails(
+        handle.process(&next, None),
+        GATUN_ERR_INVALID_ARGUMENT,
+        &["progress"],
     );
 }

@@ -185,6 +185,7 @@ fn clone_window(w: &Window) -> Window {
         step: w.step,
         offset: w.offset,
         zone: w.zone.clone(),
+        mini_batch: w.mini_batch.clone(),
     }
 }
 

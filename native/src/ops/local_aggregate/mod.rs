@@ -106,8 +106,13 @@ impl LocalAggregateOperator {
                 let watermark = compiled
                     .pop()
                     .filter(|c| c.name == WATERMARK_NAME)
-                    .ok_or_else(|| GatunError::plan("the plan's watermark expression is missing"))?;
-                if !matches!(watermark.data_type, DataType::Timestamp(TimeUnit::Millisecond, _)) {
+                    .ok_or_else(|| {
+                        GatunError::plan("the plan's watermark expression is missing")
+                    })?;
+                if !matches!(
+                    watermark.data_type,
+                    DataType::Timestamp(TimeUnit::Millisecond, _)
+                ) {
                     return Err(GatunError::plan(format!(
                         "{} is {}, expected Timestamp(ms) (TIMESTAMP(3) or TIMESTAMP_LTZ(3))",
                         watermark.describe(),
@@ -156,7 +161,9 @@ impl LocalAggregateOperator {
         let kernel =
             LocalAggregate::new(spec).map_err(|e| GatunError::plan(e.strip_backtrace()))?;
         let fields = output_fields(&plan, kernel.output_schema(), expected)?;
-        let watermark_field = assigner.as_ref().map(|_| Arc::new(WatermarkAssigner::field()));
+        let watermark_field = assigner
+            .as_ref()
+            .map(|_| Arc::new(WatermarkAssigner::field()));
         let output = Output::new(format, fields, None, watermark_field)?;
         Ok(Self {
             columns: compiled,
@@ -449,7 +456,8 @@ impl LocalAggregateOperator {
         progress: &mut Progress,
     ) -> GatunResult<Option<StructArray>> {
         let (watermark, interval) = self.assigner.as_ref().expect("checked by process");
-        let forwards = mini_batch_forwards(watermark.evaluate(&batch)?.as_ref(), *interval, progress)?;
+        let forwards =
+            mini_batch_forwards(watermark.evaluate(&batch)?.as_ref(), *interval, progress)?;
         let mut emitted = Vec::new();
         let mut marks = Vec::with_capacity(forwards.len());
         let (mut start, mut rows) = (0, 0);

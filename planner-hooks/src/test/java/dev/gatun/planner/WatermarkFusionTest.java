@@ -71,7 +71,7 @@ class WatermarkFusionTest {
         return tEnv;
     }
 
-    private static List<String> run(boolean nativeEnabled, String with, Map<String, String> settings, String query)
+    static List<String> run(boolean nativeEnabled, String with, Map<String, String> settings, String query)
             throws Exception {
         TableEnvironment tEnv = env(nativeEnabled, with, settings);
         String id = CollectSinkFactory.newId();

@@ -39,8 +39,7 @@ public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc {
 
     @Override
     public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("native", island.localAggregate()
-                ? "fused into the native LocalGroupAggregate above" : "fused into the NativeCalc above");
+        return super.explainTerms(pw).item("native", FusedInto.text(island));
     }
 
     @Override

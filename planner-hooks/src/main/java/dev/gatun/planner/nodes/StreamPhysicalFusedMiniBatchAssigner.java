@@ -35,7 +35,7 @@ public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMi
 
     @Override
     public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("native", "fused into the native LocalGroupAggregate above");
+        return super.explainTerms(pw).item("native", FusedInto.text(island));
     }
 
     @Override

@@ -278,6 +278,11 @@ public final class LocalAggregateAdmission {
         }
         WindowSlicing slicing = window == null ? null
                 : window.slicing(used.computeIfAbsent(window.timeAttribute(), c -> used.size()));
+        if (emission.watermark() != null && !WindowAggregateAdmission.flushesAtSliceEnds(slicing)) {
+            // The island emits at most one watermark between two output rows, where Flink's assigners
+            // forward several; a stock window buffer downstream of a misaligned window tells them apart.
+            throw new NotAdmittedException(WindowAggregateAdmission.MISALIGNED_FUSION_REASON);
+        }
         List<RexNode> columns = new ArrayList<>();
         used.keySet().forEach(c -> columns.add(aggInput.get(c)));
         List<RexNode> all = new ArrayList<>(columns);

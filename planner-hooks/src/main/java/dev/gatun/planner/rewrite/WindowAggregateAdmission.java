@@ -61,6 +61,10 @@ public final class WindowAggregateAdmission {
             + " window buffer (an offset, or a zone offset, that is not a multiple of the size, slide or step) is not"
             + " admitted natively";
 
+    /** Why the local phase of such a window does not absorb the assigners below it. */
+    static final String MISALIGNED_FUSION_REASON = "a window whose slice ends are not the trigger points of"
+            + " Flink's window buffer needs every watermark the assigners forward, so they stay on Flink";
+
     private final LocalAggregateAdmission windows;
     private final TableConfig config;
     private final TypeMapping types;
@@ -204,9 +208,7 @@ public final class WindowAggregateAdmission {
         } catch (NativeException e) {
             throw new NotAdmittedException("the native library refuses the plan: " + e.getMessage());
         }
-        // Flink's slice interval (SliceAssigner.getSliceEndInterval) and shift zone (UTC for a TIMESTAMP rowtime)
-        long interval = window.kind() == WindowSlicing.Kind.TUMBLE ? slicing.size() : slicing.step();
-        if (!flushesAtSliceEnds(slicing, interval)) {
+        if (!flushesAtSliceEnds(slicing)) {
             throw new NotAdmittedException(MISALIGNED_REASON);
         }
         return NativeCalcSpec.windowAggregate(plan, inputType, readPaths, outputType,
@@ -253,7 +255,9 @@ public final class WindowAggregateAdmission {
      * offset and to a fixed zone offset. Where they are not slice ends, rows can reach Flink's state after
      * their window fired (Flink then never emits them), which the native kernel does not reproduce.
      */
-    static boolean flushesAtSliceEnds(WindowSlicing slicing, long interval) {
+    static boolean flushesAtSliceEnds(WindowSlicing slicing) {
+        // Flink's slice interval (SliceAssigner.getSliceEndInterval) and shift zone (UTC for a TIMESTAMP rowtime)
+        long interval = slicing.kind() == WindowSlicing.Kind.TUMBLE ? slicing.size() : slicing.step();
         long shift = 0;
         if (slicing.zone() != null) {
             TimeZone zone = TimeZone.getTimeZone(slicing.zone());

@@ -45,9 +45,21 @@ class LocalWindowAggregateIslandTest {
     }
 
     private static NativeCalcSpec spec() {
-        TableEnvironment tEnv = RuntimeJobs.env(true, Map.of(
-                "table.optimizer.agg-phase-strategy", "TWO_PHASE",
-                "gatun.batch.rows", "2"));
+        return spec(Map.of("table.optimizer.agg-phase-strategy", "TWO_PHASE", "gatun.batch.rows", "2"));
+    }
+
+    /**
+     * The island that also absorbed the row-time mini-batch assigner (1 s), the WatermarkAssigner
+     * ({@code ts}, no delay) and the Calc: it reads the source's rows and assigns the watermarks.
+     */
+    private static NativeCalcSpec fusedSpec() {
+        return spec(Map.of("table.optimizer.agg-phase-strategy", "TWO_PHASE", "gatun.batch.rows", "16",
+                "table.exec.mini-batch.enabled", "true", "table.exec.mini-batch.allow-latency", "1 s",
+                "table.exec.mini-batch.size", "1000"));
+    }
+
+    private static NativeCalcSpec spec(Map<String, String> settings) {
+        TableEnvironment tEnv = RuntimeJobs.env(true, settings);
         tEnv.executeSql("CREATE TEMPORARY TABLE h (id BIGINT NOT NULL, a INT, s STRING, ts TIMESTAMP(3),"
                 + " WATERMARK FOR ts AS ts) " + TestRowsFactory.register(List.of()));
         List<NativeCalcSpec> specs = RuntimeJobs.nativeSpecs(tEnv, SQL).stream()
@@ -59,6 +71,7 @@ class LocalWindowAggregateIslandTest {
     private OneInputStreamOperatorTestHarness<RowData, RowData> harness(NativeCalcSpec spec) throws Exception {
         OneInputStreamOperatorTestHarness<RowData, RowData> h =
                 new OneInputStreamOperatorTestHarness<>(new IslandOperator(spec));
+        h.getExecutionConfig().setAutoWatermarkInterval(200);
         h.setup(new RowDataSerializer(spec.outputType()));
         h.open();
         open.add(0, h);
@@ -159,5 +172,41 @@ class LocalWindowAggregateIslandTest {
         h.processElement(new StreamRecord<>(GenericRowData.of(1L, 1, StringData.fromString("x"), null)));
         Exception e = assertThrows(Exception.class, h::endInput);
         assertTrue(e.getMessage().contains("RowTime field should not be null"), e.getMessage());
+    }
+
+    @Test
+    void theAbsorbedAssignersForwardTheWatermarksOfABatchBetweenItsGroups() throws Exception {
+        NativeCalcSpec spec = fusedSpec();
+        assertTrue(spec.assignsWatermarks() && spec.miniBatchIntervalMillis() == 1_000, spec.explainSummary());
+        var h = harness(spec);
+        // each row advances the watermark by more than the 200 ms interval (so the assigner emits it)
+        // unless said; the mini-batch assigner forwards it once it reaches the end of the second
+        h.processElement(row(1, 5, "x", 1_500)); // forwarded: 1500 >= 999, the next end is 1999
+        h.processElement(row(2, 6, "y", 1_900)); // emitted by the assigner, not forwarded
+        h.processElement(row(3, 7, "x", 2_600)); // forwarded at a trigger point: slice 2000 fired
+        h.processElement(row(4, -1, "z", 2_700)); // filtered; only 100 ms on
+        h.processElement(row(5, 8, "x", 3_100)); // forwarded; its slice 4000 has not fired
+        assertEquals(List.of(), output(h, spec));
+        h.prepareSnapshotPreBarrier(1);
+        // 2600 and 3100 have no row between them: the island emits the later one only
+        assertEquals(List.of("W1500", "[x, 1, 5, 2000]", "[x, 1, 7, 3000]", "[y, 1, 6, 2000]", "W3100",
+                "[x, 1, 8, 4000]"), output(h, spec));
+    }
+
+    @Test
+    void thePeriodicWatermarkPassesOnlyWhereTheMiniBatchAssignerForwardsIt() throws Exception {
+        NativeCalcSpec spec = fusedSpec();
+        var h = harness(spec);
+        h.processElement(row(1, 5, "x", 1_000)); // forwarded: the next end is 1999
+        h.processElement(row(2, 6, "y", 1_950)); // emitted by the assigner, not forwarded
+        h.processElement(row(3, 7, "x", 2_010)); // only 60 ms on: waits for the periodic emission
+        h.setProcessingTime(200);
+        assertEquals(List.of("W1000", "[x, 1, 5, 2000]", "[x, 1, 7, 3000]", "[y, 1, 6, 2000]", "W2010"),
+                output(h, spec));
+        h.processElement(row(4, 8, "z", 2_100));
+        h.setProcessingTime(400); // the assigner emits 2100; below 2999, the mini-batch assigner holds it
+        assertEquals(5, output(h, spec).size(), output(h, spec).toString());
+        h.processWatermark(new Watermark(Long.MAX_VALUE));
+        assertEquals(List.of("[z, 1, 8, 3000]", "W" + Long.MAX_VALUE), output(h, spec).subList(5, 7));
     }
 }
