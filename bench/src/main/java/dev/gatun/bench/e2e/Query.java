@@ -36,16 +36,24 @@ public record Query(String id, String title, String source, Ddl ddl, String sql,
 
     /**
      * The query's targets: task-thread CPU stock ÷ Gatun (median over trial pairs) at least this much,
-     * per streaming {@code pipeline.object-reuse} setting and in batch mode; NaN where there is none.
+     * per streaming {@code pipeline.object-reuse} setting on the heap state backend, on RocksDB (either
+     * setting; NaN: the heap's) and in batch mode; NaN where there is none.
      */
-    public record CpuTargets(double reuseOff, double reuseOn, double batch) {
+    public record CpuTargets(double reuseOff, double reuseOn, double batch, double rocksdb) {
+        public CpuTargets(double reuseOff, double reuseOn, double batch) {
+            this(reuseOff, reuseOn, batch, Double.NaN);
+        }
+
         public double under(boolean objectReuse) {
             return objectReuse ? reuseOn : reuseOff;
         }
 
-        /** The target of a run in {@code mode} ({@code Trial.STREAMING} or {@code Trial.BATCH}). */
-        public double under(String mode, boolean objectReuse) {
-            return mode.equals(Trial.BATCH) ? batch : under(objectReuse);
+        /** The target of a run in {@code mode} ({@code Trial.STREAMING} or {@code Trial.BATCH}) on {@code backend}. */
+        public double under(String mode, boolean objectReuse, String backend) {
+            if (mode.equals(Trial.BATCH)) {
+                return batch;
+            }
+            return backend.equals(Trial.HEAP) || Double.isNaN(rocksdb) ? under(objectReuse) : rocksdb;
         }
     }
 

@@ -95,7 +95,7 @@ public final class E2eReport {
                 String stockCpu = cpuCell(stock);
                 String gatunCpu = "—";
                 String cpuRatio = "—";
-                double target = query.targets().under(mode, reuse);
+                double target = query.targets().under(mode, reuse, setting.backend());
                 String targetCell = Double.isNaN(target) ? "–" : String.format(Locale.ROOT, "≥ %.1f× task CPU", target);
                 String status = "pending (Gatun unavailable)";
                 if (!gatun.isEmpty()) {
