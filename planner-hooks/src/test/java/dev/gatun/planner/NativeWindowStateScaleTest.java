@@ -94,7 +94,7 @@ class NativeWindowStateScaleTest {
         });
     }
 
-    /** Small, so that the job fails early: the native local window aggregate's groups cross it first. */
+    /** Small, so that the job fails early: the local phase's groups leave early, and the window state crosses its share. */
     @Test
     void aBudgetTooSmallForTheKeysFailsTheJobNamingIt() throws Exception {
         withCluster(MemorySize.parse("8 mb"), () -> {

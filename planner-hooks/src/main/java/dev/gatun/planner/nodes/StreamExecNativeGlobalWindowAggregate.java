@@ -1,6 +1,5 @@
 package dev.gatun.planner.nodes;
 
-import dev.gatun.planner.runtime.KeyedIslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
@@ -11,7 +10,6 @@ import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonCreator;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonProperty;
-import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.planner.delegation.PlannerBase;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
@@ -20,11 +18,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalWindowAggregate;
-import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
-import org.apache.flink.table.planner.plan.utils.KeySelectorUtil;
 import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
-import org.apache.flink.table.runtime.keyselector.RowDataKeySelector;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -103,18 +97,8 @@ public final class StreamExecNativeGlobalWindowAggregate extends StreamExecGloba
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        RowDataKeySelector selector = KeySelectorUtil.getRowDataSelector(planner.getFlinkContext().getClassLoader(),
-                keys, InternalTypeInfo.of(spec.inputType()));
-        OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(
-                input,
-                createTransformationMeta(GLOBAL_WINDOW_AGGREGATE_TRANSFORMATION, config),
-                new KeyedIslandOperator(spec),
-                InternalTypeInfo.of(getOutputType()),
-                input.getParallelism(),
-                false);
-        transform.setStateKeySelector(selector);
-        transform.setStateKeyType(selector.getProducedType());
-        return transform;
+        return KeyedIslandTranslation.of(planner, input, createTransformationMeta(GLOBAL_WINDOW_AGGREGATE_TRANSFORMATION, config), spec, keys,
+                (RowType) getOutputType());
     }
 
     /** The stock global window aggregate's uid, also where {@code table.exec.uid.format} names the node type. */

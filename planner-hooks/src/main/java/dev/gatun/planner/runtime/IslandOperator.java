@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * absorbed the processing-time mini-batch assigner below it ({@link MiniBatchAssignment}) emits
  * those watermarks itself, each after the bundle it ends. A local window-aggregate island
  * ({@link NativeCalcSpec#window()}) has no bundle: before each watermark its kernel decides, as
- * Flink's window buffer does, whether the groups leave; before a checkpoint barrier and at the end
- * of input they always do.
+ * Flink's window buffer does, whether the groups leave; before a checkpoint barrier, at the end
+ * of input and when Gatun's operators hold more than the task off-heap budget (Flink's buffer
+ * flushes when its memory is full) they always do.
  * In a batch job ({@link NativeCalcSpec#groupLimit()} instead of a bundle) the kernel emits its groups
  * once an input batch leaves that many, as Flink's local hash aggregate does when its memory is full,
  * and the end of input emits the rest. A window-aggregate island ({@link NativeCalcSpec#windowAggregate()},
@@ -324,12 +325,15 @@ public class IslandOperator extends TableStreamOperator<RowData>
         } catch (RuntimeException e) {
             throw explain(e);
         }
+        boolean localWindow = spec.localAggregate() && spec.window() != null;
         if (spec.windowAggregate()) {
             heldChanged();
             budget.check(allocator);
         } else if (spec.localAggregate() && budget.bounded()) {
             budget.held(allocator, kernel.heldBytes());
-            budget.check(allocator);
+            if (!localWindow) {
+                budget.check(allocator);
+            }
         }
         emit(result);
         if (watermarks != null) {
@@ -337,6 +341,13 @@ public class IslandOperator extends TableStreamOperator<RowData>
             if (after != WatermarkProgress.NONE) {
                 output.emitWatermark(new Watermark(after));
             }
+        }
+        if (localWindow && budget.bounded()) {
+            if (budget.exceeded()) {
+                // as Flink's window buffer flushes when its memory is full: the global phase merges partial groups
+                emitGroups(kernel::flushGroups, true);
+            }
+            budget.check(allocator);
         }
     }
 

@@ -97,15 +97,25 @@ final class NativeMemoryBudget {
         }
     }
 
+    /** Whether the bounded operators of this JVM hold more than the budget now. */
+    boolean exceeded() {
+        return bounded() && total() > bytes;
+    }
+
+    private static long total() {
+        long total = 0;
+        for (NativeAllocator a : BOUNDED) {
+            total += a.javaBytes() + a.importedBytes() + HELD.getOrDefault(a, 0L);
+        }
+        return total;
+    }
+
     /** Throws when the bounded operators of this JVM hold more than the budget. */
     void check(NativeAllocator allocator) {
         if (!bounded()) {
             return;
         }
-        long total = 0;
-        for (NativeAllocator a : BOUNDED) {
-            total += a.javaBytes() + a.importedBytes() + HELD.getOrDefault(a, 0L);
-        }
+        long total = total();
         if (total > bytes) {
             long held = HELD.getOrDefault(allocator, 0L);
             throw new NativeMemoryBudgetException("Gatun: operator '" + allocator.name() + "' holds "

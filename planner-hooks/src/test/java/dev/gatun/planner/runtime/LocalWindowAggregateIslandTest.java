@@ -9,6 +9,12 @@ import dev.gatun.planner.testing.TestRowsFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
+import org.apache.flink.runtime.util.TestingTaskManagerRuntimeInfo;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -208,5 +214,29 @@ class LocalWindowAggregateIslandTest {
         assertEquals(5, output(h, spec).size(), output(h, spec).toString());
         h.processWatermark(new Watermark(Long.MAX_VALUE));
         assertEquals(List.of("[z, 1, 8, 3000]", "W" + Long.MAX_VALUE), output(h, spec).subList(5, 7));
+    }
+
+    @Test
+    void beyondTheTaskOffHeapBudgetTheGroupsLeaveEarlyAsAFullFlinkBufferFlushes() throws Exception {
+        NativeCalcSpec spec = spec();
+        Configuration conf = new Configuration();
+        conf.set(TaskManagerOptions.TASK_OFF_HEAP_MEMORY, MemorySize.parse("1 mb"));
+        MockEnvironment env = new MockEnvironmentBuilder()
+                .setTaskManagerRuntimeInfo(new TestingTaskManagerRuntimeInfo(conf)).build();
+        open.add(env);
+        var h = new OneInputStreamOperatorTestHarness<RowData, RowData>(new IslandOperator(spec), env);
+        h.setup(new RowDataSerializer(spec.outputType()));
+        h.open();
+        open.add(0, h);
+        int keys = 40_000; // one window; far more groups than 1 MB holds
+        for (int i = 0; i < keys; i++) {
+            h.processElement(row(i, 1, "key-" + i, 1_500));
+        }
+        int early = h.getOutput().size();
+        assertTrue(early > 0 && early < keys, "groups that left before any watermark or barrier: " + early);
+        h.endInput();
+        List<String> out = output(h, spec);
+        assertEquals(keys, out.size(), "each key once");
+        assertTrue(out.stream().allMatch(r -> r.endsWith(", 1, 1, 2000]")), out.subList(0, 3).toString());
     }
 }

@@ -3,20 +3,16 @@ package dev.gatun.planner.testing;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -26,8 +22,7 @@ import org.apache.flink.table.types.logical.RowType;
  * 64-bit hash of each row's {@code +I[..]}-style text of Flink's internal values): a lost, repeated or
  * different row changes it.
  */
-public final class ChecksumSinkFactory implements DynamicTableSinkFactory {
-    static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
+public final class ChecksumSinkFactory extends IdSinkFactory {
 
     private static final Map<String, Sum> SUMS = new ConcurrentHashMap<>();
 
@@ -61,26 +56,13 @@ public final class ChecksumSinkFactory implements DynamicTableSinkFactory {
         return h;
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "gatun-checksum";
+    public ChecksumSinkFactory() {
+        super("gatun-checksum");
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(ID);
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validate();
-        return new ChecksumSink(helper.getOptions().get(ID),
+    DynamicTableSink create(ReadableConfig options, Context context) {
+        return new ChecksumSink(options.get(ID),
                 ((RowType) context.getPhysicalRowDataType().getLogicalType()).getChildren());
     }
 

@@ -3,7 +3,6 @@ package dev.gatun.planner.testing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -11,14 +10,13 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.RuntimeConverter;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.DynamicTableSink.DataStructureConverter;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 
 /**
@@ -27,8 +25,7 @@ import org.apache.flink.table.types.DataType;
  * queries can run as one job (a statement set) and still be compared one by one. With
  * {@code 'upsert' = 'true'} it asks for an upsert changelog (no UPDATE_BEFORE).
  */
-public final class CollectSinkFactory implements DynamicTableSinkFactory {
-    static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
+public final class CollectSinkFactory extends IdSinkFactory {
     static final ConfigOption<Boolean> UPSERT = ConfigOptions.key("upsert").booleanType().defaultValue(false);
     /**
      * Keep the {@code RowData} objects it is handed until {@code flush} (a sink that batches), and
@@ -65,26 +62,13 @@ public final class CollectSinkFactory implements DynamicTableSinkFactory {
         return OBJECT_REUSE.remove(id);
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "gatun-test-collect";
+    public CollectSinkFactory() {
+        super("gatun-test-collect", UPSERT, BUFFER);
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(ID);
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(UPSERT, BUFFER);
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validate();
-        return new CollectSink(helper.getOptions().get(ID), helper.getOptions().get(UPSERT), helper.getOptions().get(BUFFER),
+    DynamicTableSink create(ReadableConfig options, Context context) {
+        return new CollectSink(options.get(ID), options.get(UPSERT), options.get(BUFFER),
                 context.getPhysicalRowDataType());
     }
 

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,6 +12,7 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -27,8 +27,6 @@ import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -40,8 +38,7 @@ import org.apache.flink.table.types.logical.RowType;
  * id). Bounded jobs commit their tail on the final checkpoint, so checkpointing must be on.
  * Parallelism 1; rows are {@code +I[..]}-style strings of Flink's internal values.
  */
-public final class CommitSinkFactory implements DynamicTableSinkFactory {
-    static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
+public final class CommitSinkFactory extends IdSinkFactory {
     static final ConfigOption<Long> FAIL_AFTER_ROWS = ConfigOptions.key("fail-after-rows").longType().defaultValue(-1L);
 
     private static final Map<String, Store> STORES = new ConcurrentHashMap<>();
@@ -105,26 +102,13 @@ public final class CommitSinkFactory implements DynamicTableSinkFactory {
         return store(id).failed.get();
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "gatun-commit-sink";
+    public CommitSinkFactory() {
+        super("gatun-commit-sink", FAIL_AFTER_ROWS);
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(ID);
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(FAIL_AFTER_ROWS);
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validate();
-        return new Sink(helper.getOptions().get(ID), helper.getOptions().get(FAIL_AFTER_ROWS),
+    DynamicTableSink create(ReadableConfig options, Context context) {
+        return new Sink(options.get(ID), options.get(FAIL_AFTER_ROWS),
                 (RowType) context.getPhysicalRowDataType().getLogicalType());
     }
 

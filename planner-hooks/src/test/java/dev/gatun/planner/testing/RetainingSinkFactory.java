@@ -3,21 +3,17 @@ package dev.gatun.planner.testing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.RuntimeConverter;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.DynamicTableSink.DataStructureConverter;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 
 /**
@@ -26,8 +22,7 @@ import org.apache.flink.table.types.DataType;
  * contract (object reuse off) every row it got is its own, so the values read at the end are the
  * values sent; a row object that was handed through and later overwritten would show up here.
  */
-public final class RetainingSinkFactory implements DynamicTableSinkFactory {
-    static final ConfigOption<String> ID = ConfigOptions.key("id").stringType().noDefaultValue();
+public final class RetainingSinkFactory extends IdSinkFactory {
     private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
 
     /** The rows (as {@code Row.toString()}) read at the end of input under {@code id}, sorted; forgets them. */
@@ -41,26 +36,13 @@ public final class RetainingSinkFactory implements DynamicTableSinkFactory {
         return sorted;
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "gatun-test-retaining";
+    public RetainingSinkFactory() {
+        super("gatun-test-retaining");
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(ID);
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validate();
-        return new RetainingSink(helper.getOptions().get(ID), context.getPhysicalRowDataType());
+    DynamicTableSink create(ReadableConfig options, Context context) {
+        return new RetainingSink(options.get(ID), context.getPhysicalRowDataType());
     }
 
     private record RetainingSink(String id, DataType type) implements DynamicTableSink {
