@@ -2,20 +2,17 @@ package dev.gatun.planner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.WindowAggregateParityTest.Query;
 import dev.gatun.planner.rewrite.CalcDecision;
-import dev.gatun.planner.testing.GatunCounters;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
-import java.util.HashMap;
+import dev.gatun.planner.testing.ZoneRuns;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -41,10 +38,7 @@ class OnePhaseWindowAggregateParityTest {
 
     private static Queries q;
     /** Per zone and side, each query's changelog (or why its job failed). */
-    private static Map<String, Map<String, Object>> stockRows;
-    private static Map<String, Map<String, Object>> nativeRows;
-    /** Per zone, "n of m": native window aggregates that reported rows, of those planned. */
-    private static final Map<String, String> RAN = new HashMap<>();
+    private static ZoneRuns runs;
 
     @BeforeAll
     static void tables() {
@@ -55,8 +49,7 @@ class OnePhaseWindowAggregateParityTest {
 
     @AfterAll
     static void reset() {
-        stockRows = null;
-        nativeRows = null;
+        runs = null;
         q.set("table.local-time-zone", "default");
     }
 
@@ -73,12 +66,9 @@ class OnePhaseWindowAggregateParityTest {
 
     @Test
     void everyNativeWindowAggregateRan() throws Exception {
-        runAll();
         for (String zone : ZONES) {
-            String ran = RAN.get(zone);
-            assertTrue(ran != null, "the native job of zone " + zone + " failed as a whole");
-            String[] counts = ran.split(" of ");
-            assertEquals(counts[1], counts[0], "native one-phase window aggregates that ran in zone " + zone);
+            long planned = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone) && fallback(x) == null).count();
+            assertEquals(planned, runs().ran(zone), "native one-phase window aggregates that ran in zone " + zone);
         }
     }
 
@@ -118,60 +108,17 @@ class OnePhaseWindowAggregateParityTest {
         if (!query.run()) {
             return;
         }
-        runAll();
-        Object stock = stockRows.get(query.zone()).get(query.sql());
-        Object gatun = nativeRows.get(query.zone()).get(query.sql());
-        if (stock instanceof Throwable t) {
-            fail("stock Flink failed on " + query.sql() + ": " + ExceptionUtils.stringifyException(t));
-        }
-        if (gatun instanceof Throwable t) {
-            fail("Gatun failed on " + query.sql() + ": " + ExceptionUtils.stringifyException(t));
-        }
-        assertEquals(stock, gatun, "the changelog of " + query.sql());
-        @SuppressWarnings("unchecked")
-        List<String> rows = (List<String>) stock;
-        assertTrue(rows.stream().allMatch(r -> r.startsWith("+I")), "a window aggregate only inserts: " + rows);
-        assertEquals(query.mayBeEmpty(), rows.isEmpty(), "rows of " + query.sql() + ": " + rows);
+        runs().assertEqualInserts(query.zone(), query.sql(), query.mayBeEmpty());
     }
 
-    /** Every query once per zone and side, as one job each; a failed job is rerun query by query. */
-    private static void runAll() throws Exception {
-        if (stockRows != null) {
-            return;
-        }
-        Map<String, Map<String, Object>> stock = new HashMap<>();
-        Map<String, Map<String, Object>> gatun = new HashMap<>();
-        for (String zone : ZONES) {
-            List<String> sqls = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)).map(Query::sql)
-                    .toList();
-            q.set("table.local-time-zone", zone);
-            stock.put(zone, runSide(sqls, false));
-            gatun.put(zone, runSide(sqls, true));
-            if (!(gatun.get(zone).get(sqls.get(0)) instanceof Throwable)) {
-                long planned = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone) && fallback(x) == null)
-                        .count();
-                // every native window aggregate of the zone's job reports its rows (runSide's job is last)
-                RAN.put(zone, GatunCounters.of(q.lastJob()).keySet().stream()
-                        .filter(k -> isOnePhase(k) && k.endsWith(".gatun.rowsIn")).count() + " of " + planned);
+    private static ZoneRuns runs() {
+        if (runs == null) {
+            Map<String, List<String>> sqls = new LinkedHashMap<>();
+            for (String zone : ZONES) {
+                sqls.put(zone, QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)).map(Query::sql).toList());
             }
+            runs = ZoneRuns.run(q, sqls, OnePhaseWindowAggregateParityTest::isOnePhase);
         }
-        stockRows = stock;
-        nativeRows = gatun;
-    }
-
-    private static Map<String, Object> runSide(List<String> sqls, boolean nativeEnabled) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        try {
-            out.putAll(q.runAll(sqls, nativeEnabled, null));
-        } catch (Exception groupFailure) {
-            for (String sql : sqls) {
-                try {
-                    out.put(sql, q.runAll(List.of(sql), nativeEnabled, null).get(sql));
-                } catch (Exception e) {
-                    out.put(sql, e);
-                }
-            }
-        }
-        return out;
+        return runs;
     }
 }

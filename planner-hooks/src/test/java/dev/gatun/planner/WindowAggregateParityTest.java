@@ -3,22 +3,19 @@ package dev.gatun.planner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gatun.arrow.testing.LeakCheckExtension;
 import dev.gatun.planner.rewrite.CalcDecision;
-import dev.gatun.planner.testing.GatunCounters;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
+import dev.gatun.planner.testing.ZoneRuns;
 import dev.gatun.planner.testing.TestTables;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.table.functions.ScalarFunction;
-import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -228,10 +225,7 @@ class WindowAggregateParityTest {
 
     private static Queries q;
     /** Per zone and side, each query's changelog (or why its job failed). */
-    private static Map<String, Map<String, Object>> stockRows;
-    private static Map<String, Map<String, Object>> nativeRows;
-    /** Per zone, "n of m": native global window aggregates that reported rows, of those planned. */
-    private static final Map<String, String> GLOBALS_RAN = new HashMap<>();
+    private static ZoneRuns runs;
 
     @BeforeAll
     static void tables() {
@@ -262,8 +256,7 @@ class WindowAggregateParityTest {
 
     @AfterAll
     static void reset() {
-        stockRows = null;
-        nativeRows = null;
+        runs = null;
         q.set("table.local-time-zone", "default");
     }
 
@@ -276,12 +269,9 @@ class WindowAggregateParityTest {
 
     @Test
     void everyNativeGlobalWindowAggregateRan() throws Exception {
-        runAll();
         for (String zone : ZONES) {
-            String ran = GLOBALS_RAN.get(zone);
-            assertTrue(ran != null, "the native job of zone " + zone + " failed as a whole");
-            String[] counts = ran.split(" of ");
-            assertEquals(counts[1], counts[0], "native global window aggregates that ran in zone " + zone);
+            long planned = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone) && x.globalFallback() == null).count();
+            assertEquals(planned, runs().ran(zone), "native global window aggregates that ran in zone " + zone);
         }
     }
 
@@ -327,61 +317,17 @@ class WindowAggregateParityTest {
         if (!query.run()) {
             return;
         }
-        runAll();
-        Object stock = stockRows.get(query.zone()).get(query.sql());
-        Object gatun = nativeRows.get(query.zone()).get(query.sql());
-        if (stock instanceof Throwable t) {
-            fail("stock Flink failed on " + query.sql() + ": " + ExceptionUtils.stringifyException(t));
-        }
-        if (gatun instanceof Throwable t) {
-            fail("Gatun failed on " + query.sql() + ": " + ExceptionUtils.stringifyException(t));
-        }
-        assertEquals(stock, gatun, "the changelog of " + query.sql());
-        @SuppressWarnings("unchecked")
-        List<String> rows = (List<String>) stock;
-        assertTrue(rows.stream().allMatch(r -> r.startsWith("+I")), "a window aggregate only inserts: " + rows);
-        assertEquals(query.mayBeEmpty(), rows.isEmpty(), "rows of " + query.sql() + ": " + rows);
+        runs().assertEqualInserts(query.zone(), query.sql(), query.mayBeEmpty());
     }
 
-    /** Every query once per zone and side, as one job each; a failed job is rerun query by query. */
-    private static void runAll() throws Exception {
-        if (stockRows != null) {
-            return;
-        }
-        Map<String, Map<String, Object>> stock = new HashMap<>();
-        Map<String, Map<String, Object>> gatun = new HashMap<>();
-        for (String zone : ZONES) {
-            List<String> sqls = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)).map(Query::sql)
-                    .toList();
-            q.set("table.local-time-zone", zone);
-            stock.put(zone, runSide(sqls, false));
-            gatun.put(zone, runSide(sqls, true));
-            if (!(gatun.get(zone).get(sqls.get(0)) instanceof Throwable)) {
-                long nativeGlobals = QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)
-                        && x.globalFallback() == null).count();
-                // every native global window aggregate of the zone's job reports its rows (runSide's job is last)
-                GLOBALS_RAN.put(zone, GatunCounters.of(q.lastJob()).keySet().stream()
-                        .filter(k -> k.contains("GlobalWindowAggregate") && k.endsWith(".gatun.rowsIn")).count()
-                        + " of " + nativeGlobals);
+    private static ZoneRuns runs() {
+        if (runs == null) {
+            Map<String, List<String>> sqls = new LinkedHashMap<>();
+            for (String zone : ZONES) {
+                sqls.put(zone, QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)).map(Query::sql).toList());
             }
+            runs = ZoneRuns.run(q, sqls, k -> k.contains("GlobalWindowAggregate"));
         }
-        stockRows = stock;
-        nativeRows = gatun;
-    }
-
-    private static Map<String, Object> runSide(List<String> sqls, boolean nativeEnabled) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        try {
-            out.putAll(q.runAll(sqls, nativeEnabled, null));
-        } catch (Exception groupFailure) {
-            for (String sql : sqls) {
-                try {
-                    out.put(sql, q.runAll(List.of(sql), nativeEnabled, null).get(sql));
-                } catch (Exception e) {
-                    out.put(sql, e);
-                }
-            }
-        }
-        return out;
+        return runs;
     }
 }

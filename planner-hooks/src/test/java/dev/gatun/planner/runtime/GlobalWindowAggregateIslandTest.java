@@ -35,7 +35,6 @@ import org.apache.flink.table.planner.plan.utils.KeySelectorUtil;
 import org.apache.flink.table.runtime.keyselector.RowDataKeySelector;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -85,16 +84,7 @@ class GlobalWindowAggregateIslandTest {
 
     private KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
             NativeCalcSpec spec, int parallelism, int subtask, OperatorSubtaskState restore) throws Exception {
-        RowDataKeySelector selector = keys(spec);
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedIslandOperator(spec), selector,
-                selector.getProducedType(), MAX_PARALLELISM, parallelism, subtask);
-        h.setup(new RowDataSerializer(spec.outputType()));
-        open.add(0, h);
-        if (restore != null) {
-            h.initializeState(restore);
-        }
-        h.open();
-        return h;
+        return IslandHarnesses.keyed(spec, keys(spec), MAX_PARALLELISM, parallelism, subtask, restore, open);
     }
 
     /** A local phase row: key {@code s}, COUNT(*) and SUM(a) accumulators, slice end. */
@@ -105,28 +95,7 @@ class GlobalWindowAggregateIslandTest {
     /** The output as {@code [s, count, sum, start, end]} strings (sorted between watermarks) and {@code W<ts>}. */
     private static List<String> output(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> h,
                                        NativeCalcSpec spec) {
-        List<LogicalType> types = spec.outputType().getChildren();
-        List<String> out = new ArrayList<>();
-        List<String> rows = new ArrayList<>();
-        for (Object o : h.getOutput()) {
-            if (o instanceof Watermark w) {
-                rows.sort(null);
-                out.addAll(rows);
-                rows.clear();
-                out.add("W" + w.getTimestamp());
-            } else if (o instanceof StreamRecord<?> r) {
-                RowData row = (RowData) r.getValue();
-                StringBuilder sb = new StringBuilder("[");
-                for (int i = 0; i < types.size(); i++) {
-                    sb.append(i == 0 ? "" : ", ")
-                            .append(RowData.createFieldGetter(types.get(i), i).getFieldOrNull(row));
-                }
-                rows.add(sb.append(']').toString());
-            }
-        }
-        rows.sort(null);
-        out.addAll(rows);
-        return out;
+        return IslandHarnesses.output(h.getOutput(), spec);
     }
 
     @Test

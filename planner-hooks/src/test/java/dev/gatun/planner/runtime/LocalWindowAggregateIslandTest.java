@@ -23,7 +23,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -91,27 +90,7 @@ class LocalWindowAggregateIslandTest {
 
     /** The output as {@code [s, count, sum, slice end]} strings (sorted between watermarks) and {@code W<ts>}. */
     private static List<String> output(OneInputStreamOperatorTestHarness<RowData, RowData> h, NativeCalcSpec spec) {
-        List<LogicalType> types = spec.outputType().getChildren();
-        List<String> out = new ArrayList<>();
-        List<String> rows = new ArrayList<>();
-        for (Object o : h.getOutput()) {
-            if (o instanceof Watermark w) {
-                rows.sort(null);
-                out.addAll(rows);
-                rows.clear();
-                out.add("W" + w.getTimestamp());
-            } else if (o instanceof StreamRecord<?> r) {
-                RowData row = (RowData) r.getValue();
-                StringBuilder sb = new StringBuilder("[");
-                for (int i = 0; i < types.size(); i++) {
-                    sb.append(i == 0 ? "" : ", ").append(RowData.createFieldGetter(types.get(i), i).getFieldOrNull(row));
-                }
-                rows.add(sb.append(']').toString());
-            }
-        }
-        rows.sort(null);
-        out.addAll(rows);
-        return out;
+        return IslandHarnesses.output(h.getOutput(), spec);
     }
 
     @Test
