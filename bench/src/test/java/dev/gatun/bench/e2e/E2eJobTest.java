@@ -36,12 +36,6 @@ class E2eJobTest {
      * The one list to change: a query listed here must stay stock, every other one must run native.
      */
     static final Set<String> EXPECTED_STOCK_UNDER_FORCE = Set.of();
-    /**
-     * Nexmark queries whose WatermarkAssigner (and computed-column Calc) stay stock: in a window
-     * aggregate with mini-batch on, a row-time MiniBatchAssigner sits between the query's Calc and
-     * the assigner, and no island absorbs it yet.
-     */
-    static final Set<String> ASSIGNERS_STAY_STOCK = Set.of("q7w", "q5w");
 
     private static Checksums.Checksum run(String sql, String key, RowFormat format) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
@@ -161,13 +155,12 @@ class E2eJobTest {
             }
             // the Nexmark table's computed dateTime is a Calc under the WatermarkAssigner: one island with the
             // query's Calc and the assigner (a local aggregate's island also absorbs the MiniBatchAssigner
-            // between them), so no separate decision for it
-            assertEquals(q.source().equals(Query.NEXMARK) && !ASSIGNERS_STAY_STOCK.contains(q.id()),
+            // between them, a local window aggregate's the row-time one), so no separate decision for it
+            assertEquals(q.source().equals(Query.NEXMARK),
                     decisions.nativeCalcs().stream()
                     .anyMatch(c -> c.contains(" fused with WatermarkAssigner(") || c.contains(" and WatermarkAssigner(")),
                     q.id() + "\n" + plan);
-            assertEquals(ASSIGNERS_STAY_STOCK.contains(q.id()), !decisions.watermarkInputCalcs().isEmpty(),
-                    q.id() + "\n" + plan);
+            assertTrue(decisions.watermarkInputCalcs().isEmpty(), q.id() + "\n" + plan);
             assertFalse(EngineConfigurer.STOCK.runsNative(plan));
         }
     }
