@@ -18,7 +18,7 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Int64Builder};
+use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Int64Builder, PrimitiveArray};
 use arrow::datatypes::{DataType, Field, TimeUnit, TimestampMillisecondType};
 use arrow::record_batch::RecordBatch;
 
@@ -114,14 +114,7 @@ pub fn advance(
     selected: Option<&BooleanArray>,
     progress: &mut Progress,
 ) -> GatunResult<ArrayRef> {
-    let watermark = watermark
-        .as_primitive_opt::<TimestampMillisecondType>()
-        .ok_or_else(|| {
-            GatunError::execution(format!(
-                "the watermark is {}, expected Timestamp(ms)",
-                watermark.data_type()
-            ))
-        })?;
+    let watermark = millis(watermark)?;
     if rowtime.logical_null_count() > 0 {
         return Err(GatunError::execution(NULL_ROWTIME));
     }
@@ -158,6 +151,18 @@ pub fn advance(
     Ok(Arc::new(out.finish()))
 }
 
+/// `watermark` as millisecond timestamps, or the error naming its type.
+fn millis(watermark: &dyn Array) -> GatunResult<&PrimitiveArray<TimestampMillisecondType>> {
+    watermark
+        .as_primitive_opt::<TimestampMillisecondType>()
+        .ok_or_else(|| {
+            GatunError::execution(format!(
+                "the watermark is {}, expected Timestamp(ms)",
+                watermark.data_type()
+            ))
+        })
+}
+
 /// The watermarks Flink's `WatermarkAssignerOperator` emits over one batch (as [`advance`],
 /// over every row) that its `RowTimeMiniBatchAssginerOperator` then forwards: each is
 /// `(i, w)`, forwarded after row `i`. The mini-batch assigner forwards a watermark once it
@@ -169,14 +174,7 @@ pub fn mini_batch_forwards(
     interval: i64,
     progress: &mut Progress,
 ) -> GatunResult<Vec<(usize, i64)>> {
-    let watermark = watermark
-        .as_primitive_opt::<TimestampMillisecondType>()
-        .ok_or_else(|| {
-            GatunError::execution(format!(
-                "the watermark is {}, expected Timestamp(ms)",
-                watermark.data_type()
-            ))
-        })?;
+    let watermark = millis(watermark)?;
     if interval <= 0 {
         return Err(GatunError::execution(format!(
             "the mini-batch interval is {interval}; it must be positive"

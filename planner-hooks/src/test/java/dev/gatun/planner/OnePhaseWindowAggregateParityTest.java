@@ -9,9 +9,7 @@ import dev.gatun.planner.rewrite.CalcDecision;
 import dev.gatun.planner.testing.Queries;
 import dev.gatun.planner.testing.SharedMiniCluster;
 import dev.gatun.planner.testing.ZoneRuns;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,11 +111,7 @@ class OnePhaseWindowAggregateParityTest {
 
     private static ZoneRuns runs() {
         if (runs == null) {
-            Map<String, List<String>> sqls = new LinkedHashMap<>();
-            for (String zone : ZONES) {
-                sqls.put(zone, QUERIES.stream().filter(x -> x.run() && x.zone().equals(zone)).map(Query::sql).toList());
-            }
-            runs = ZoneRuns.run(q, sqls, OnePhaseWindowAggregateParityTest::isOnePhase);
+            runs = ZoneRuns.run(q, WindowAggregateParityTest.runnableByZone(), OnePhaseWindowAggregateParityTest::isOnePhase);
         }
         return runs;
     }

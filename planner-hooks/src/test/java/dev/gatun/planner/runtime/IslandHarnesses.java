@@ -45,16 +45,20 @@ final class IslandHarnesses {
                 rows.clear();
                 out.add("W" + w.getTimestamp());
             } else if (o instanceof StreamRecord<?> r) {
-                RowData row = (RowData) r.getValue();
-                StringBuilder sb = new StringBuilder("[");
-                for (int i = 0; i < types.size(); i++) {
-                    sb.append(i == 0 ? "" : ", ").append(RowData.createFieldGetter(types.get(i), i).getFieldOrNull(row));
-                }
-                rows.add(sb.append(']').toString());
+                rows.add(text((RowData) r.getValue(), types));
             }
         }
         rows.sort(null);
         out.addAll(rows);
         return out;
+    }
+
+    /** {@code row} as {@code [field, ...]} of {@code types}. */
+    static String text(RowData row, List<LogicalType> types) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < types.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(RowData.createFieldGetter(types.get(i), i).getFieldOrNull(row));
+        }
+        return sb.append(']').toString();
     }
 }

@@ -84,12 +84,7 @@ class LocalAggregateIslandTest {
             if (o instanceof Watermark w) {
                 out.add("W" + w.getTimestamp());
             } else if (o instanceof StreamRecord<?> r) {
-                RowData row = (RowData) r.getValue();
-                StringBuilder sb = new StringBuilder("[");
-                for (int i = 0; i < types.size(); i++) {
-                    sb.append(i == 0 ? "" : ", ").append(RowData.createFieldGetter(types.get(i), i).getFieldOrNull(row));
-                }
-                out.add(sb.append(']').toString());
+                out.add(IslandHarnesses.text((RowData) r.getValue(), types));
             }
         }
         return out;
