@@ -3,6 +3,8 @@
 //! Names and values match the header exactly; `tests/c_abi/header.rs` parses the
 //! header and fails when the two drift apart.
 
+use crate::ops::window_aggregate::StateStats;
+
 /// `GATUN_ABI_VERSION`: bumped on every incompatible change of the header.
 pub const GATUN_ABI_VERSION: u32 = 10;
 
@@ -81,16 +83,22 @@ pub struct GatunStateStats {
     pub progress: i64,
 }
 
+impl From<StateStats> for GatunStateStats {
+    fn from(s: StateStats) -> Self {
+        Self {
+            keys: s.keys,
+            slices: s.slices,
+            bytes: s.bytes,
+            late_rows: s.late_rows,
+            progress: s.progress,
+        }
+    }
+}
+
 /// What an operator without state reports.
 impl Default for GatunStateStats {
     fn default() -> Self {
-        Self {
-            keys: 0,
-            slices: 0,
-            bytes: 0,
-            late_rows: 0,
-            progress: i64::MIN,
-        }
+        StateStats::default().into()
     }
 }
 

@@ -454,15 +454,7 @@ pub unsafe extern "C" fn gatun_operator_state_stats(
         let handle = unsafe { &*op };
         let stats = handle.lock()?.state_stats();
         // SAFETY: non-NULL, aligned (checked) and valid for writes (contract).
-        unsafe {
-            out.write(GatunStateStats {
-                keys: stats.keys,
-                slices: stats.slices,
-                bytes: stats.bytes,
-                late_rows: stats.late_rows,
-                progress: stats.progress,
-            })
-        };
+        unsafe { out.write(stats.into()) };
         Ok(())
     };
     // SAFETY: `err_buf`/`err_cap` are forwarded from this function's contract.
