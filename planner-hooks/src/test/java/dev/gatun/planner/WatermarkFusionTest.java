@@ -37,11 +37,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SharedMiniCluster.class)
 class WatermarkFusionTest {
     private static final long EPOCH = 1_700_000_000_000L;
-    private static final String COLUMNS = "kind INT, payload ROW<k INT, v BIGINT, s STRING, ts TIMESTAMP(3)>,"
+    static final String COLUMNS = "kind INT, payload ROW<k INT, v BIGINT, s STRING, ts TIMESTAMP(3)>,"
             + " other ROW<id BIGINT, ts TIMESTAMP(3)>,"
             + " `rowtime` AS CASE WHEN kind = 0 THEN other.ts ELSE payload.ts END,"
             + " WATERMARK FOR `rowtime` AS `rowtime` - INTERVAL '2' SECOND";
-    private static final String VIEW_QUERY = "SELECT payload.k AS k, payload.v * 2 AS v2, UPPER(payload.s) AS s,"
+    static final String VIEW_QUERY = "SELECT payload.k AS k, payload.v * 2 AS v2, UPPER(payload.s) AS s,"
             + " `rowtime` FROM ev WHERE kind = 1";
     static final String WINDOWS = "SELECT window_start, window_end, k, COUNT(*) AS c, SUM(v2) AS total"
             + " FROM TABLE(TUMBLE(TABLE v, DESCRIPTOR(`rowtime`), INTERVAL '5' SECOND))"

@@ -8,6 +8,7 @@ import dev.gatun.planner.runtime.NativeCalcSpec;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
 import org.apache.flink.table.planner.plan.nodes.exec.utils.TransformationMetadata;
@@ -17,7 +18,14 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * The transformations of a native island and of the stock nodes it was fused with: the island
  * operator, and pass-through operators with the stock nodes' names, descriptions and uids, typed as
- * the rows they hand through (the island's input rows).
+ * the rows they hand through.
+ *
+ * <p>A Calc island runs at its top node, the pass-throughs below it hand on its input rows. A local
+ * aggregate island runs at its bottom node, straight over its input, and the pass-throughs above it
+ * (the top node's included) hand on its aggregated rows: an aggregate emits far fewer rows than it
+ * reads, so the chained hops cost per group instead of per input row. Not where another island shares
+ * a node of its chain, nor in a plan restored from its JSON ({@link FusedPlace}): there it runs at the
+ * top. Either way the job graph (operators, edges, chains, so the operator IDs) is the stock one.
  */
 final class FusedTranslation {
     private FusedTranslation() {}
@@ -28,6 +36,51 @@ final class FusedTranslation {
      */
     static boolean runsFused(NativeCalcSpec island, ExecNodeConfig config, String description) {
         return !config.isCompiled() || CompiledPlanFallback.reasonToRunStock(island, config, description) == null;
+    }
+
+    /** A stock exec node fused into a native island. */
+    interface FusedNode {
+        NativeCalcSpec island();
+
+        FusedPlace place();
+    }
+
+    /**
+     * Called by the top node of a local aggregate {@code island} before its input is translated:
+     * whether the island runs at the lowest fused node below {@code top}, which it then marks. It
+     * does where every fused node of the chain has {@code top}'s chain as its only reader; a node
+     * shared with another island's chain (Flink merged equal sub-plans) keeps the island at the top.
+     */
+    static boolean placeIslandBelow(ExecNode<?> top, NativeCalcSpec island) {
+        FusedNode bottom = null;
+        ExecNode<?> node = top.getInputEdges().get(0).getSource();
+        while (node instanceof FusedNode fused && fused.island().equals(island)) {
+            if (!fused.place().readByOne()) {
+                return false;
+            }
+            bottom = fused;
+            node = node.getInputEdges().get(0).getSource();
+        }
+        if (bottom == null) {
+            return false;
+        }
+        bottom.place().runIsland();
+        return true;
+    }
+
+    /**
+     * A fused node of a streaming job over its translated {@code input}: the island where the top
+     * node placed it here, else a pass-through.
+     */
+    static Transformation<RowData> fusedNode(FusedPlace place, NativeCalcSpec island,
+                                             Transformation<RowData> input, TransformationMetadata meta,
+                                             ReadableConfig config) {
+        if (place.runsIsland()) {
+            Transformation<RowData> edge =
+                    config.get(GatunOptions.ENTRY_BORROWING) ? BorrowedInput.over(input) : input;
+            return island(edge, meta, island, island.outputType());
+        }
+        return passThrough(input, meta, config);
     }
 
     /** A pass-through in a streaming job, borrowing its input like the island does. */

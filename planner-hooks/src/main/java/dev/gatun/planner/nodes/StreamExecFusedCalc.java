@@ -21,8 +21,9 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * A Calc under a WatermarkAssigner that a native island above does the work of (the island
- * reads this Calc's input rows): a pass-through operator with the Calc's identity. In a compiled
+ * A Calc whose work a native island above it does (the island reads this Calc's input rows): a
+ * pass-through operator with the Calc's identity, or the island itself where the island runs at
+ * its bottom node ({@link FusedTranslation}). In a compiled
  * plan, a {@value #TYPE_NAME} node carries the stock Calc's fields and the island's spec, and
  * translates as the stock Calc wherever the island runs stock.
  */
@@ -32,19 +33,23 @@ import org.apache.flink.table.types.logical.RowType;
         producedTransformations = CommonExecCalc.CALC_TRANSFORMATION,
         minPlanVersion = FlinkVersion.v2_2,
         minStateVersion = FlinkVersion.v1_15)
-public final class StreamExecFusedCalc extends StreamExecCalc {
+public final class StreamExecFusedCalc extends StreamExecCalc
+        implements FusedTranslation.FusedNode {
     public static final String TYPE_NAME = "gatun-stream-exec-fused-calc";
     static final String FIELD_NAME_ISLAND = "fusedIntoIsland";
 
     @JsonProperty(FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
+    /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
+    private FusedPlace place = new FusedPlace();
 
     public StreamExecFusedCalc(ReadableConfig tableConfig, List<RexNode> projection, RexNode condition,
                                InputProperty inputProperty, RowType outputType, String description,
-                               NativeCalcSpec island) {
+                               NativeCalcSpec island, FusedPlace place) {
         this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedCalc.class),
                 ExecNodeContext.newPersistedConfig(StreamExecFusedCalc.class, tableConfig), projection, condition,
                 Collections.singletonList(inputProperty), outputType, description, island);
+        this.place = place;
     }
 
     @JsonCreator
@@ -69,12 +74,23 @@ public final class StreamExecFusedCalc extends StreamExecCalc {
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        return FusedTranslation.passThrough(input, createTransformationMeta(CALC_TRANSFORMATION, config), config);
+        return FusedTranslation.fusedNode(place, island, input,
+                createTransformationMeta(CALC_TRANSFORMATION, config), config);
     }
 
     /** The stock Calc's uid, also where {@code table.exec.uid.format} names the node type. */
     @Override
     protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
         return PlanNodes.context(StreamExecCalc.class).withId(getId()).generateUid(operatorName, config);
+    }
+
+    @Override
+    public NativeCalcSpec island() {
+        return island;
+    }
+
+    @Override
+    public FusedPlace place() {
+        return place;
     }
 }

@@ -20,9 +20,10 @@ import org.apache.flink.table.planner.plan.trait.MiniBatchInterval;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * A processing-time MiniBatchAssigner whose work the native local aggregate above does (it emits
- * the mini-batch watermarks where this assigner would, each after the bundle it ends): a
- * pass-through operator with the assigner's identity. In a compiled plan, a {@value #TYPE_NAME}
+ * A MiniBatchAssigner whose work the native local aggregate above does (it emits the mini-batch
+ * watermarks where this assigner would, each after the bundle it ends): a pass-through operator
+ * with the assigner's identity, or the island itself where it runs at its bottom node
+ * ({@link FusedTranslation}). In a compiled plan, a {@value #TYPE_NAME}
  * node carries the stock assigner's fields and the island's spec, and translates as the stock
  * assigner wherever the island runs stock.
  */
@@ -32,18 +33,22 @@ import org.apache.flink.table.types.logical.RowType;
         producedTransformations = StreamExecMiniBatchAssigner.MINI_BATCH_ASSIGNER_TRANSFORMATION,
         minPlanVersion = FlinkVersion.v2_2,
         minStateVersion = FlinkVersion.v1_15)
-public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchAssigner {
+public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchAssigner
+        implements FusedTranslation.FusedNode {
     public static final String TYPE_NAME = "gatun-stream-exec-fused-mini-batch-assigner";
 
     @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
+    /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
+    private FusedPlace place = new FusedPlace();
 
     public StreamExecFusedMiniBatchAssigner(ReadableConfig tableConfig, MiniBatchInterval interval,
                                             InputProperty inputProperty, RowType outputType, String description,
-                                            NativeCalcSpec island) {
+                                            NativeCalcSpec island, FusedPlace place) {
         this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedMiniBatchAssigner.class),
                 ExecNodeContext.newPersistedConfig(StreamExecFusedMiniBatchAssigner.class, tableConfig),
                 interval, Collections.singletonList(inputProperty), outputType, description, island);
+        this.place = place;
     }
 
     @JsonCreator
@@ -68,7 +73,7 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        return FusedTranslation.passThrough(input,
+        return FusedTranslation.fusedNode(place, island, input,
                 createTransformationMeta(MINI_BATCH_ASSIGNER_TRANSFORMATION, config), config);
     }
 
@@ -76,5 +81,15 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
     @Override
     protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
         return PlanNodes.context(StreamExecMiniBatchAssigner.class).withId(getId()).generateUid(operatorName, config);
+    }
+
+    @Override
+    public NativeCalcSpec island() {
+        return island;
+    }
+
+    @Override
+    public FusedPlace place() {
+        return place;
     }
 }

@@ -22,7 +22,8 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * A WatermarkAssigner whose work a native island above does (the island computes the rowtime and
  * watermark of every row and emits the watermarks where this assigner would): a pass-through
- * operator with the assigner's identity. In a compiled plan, a {@value #TYPE_NAME} node carries the
+ * operator with the assigner's identity, or the island itself where it runs at its bottom node
+ * ({@link FusedTranslation}). In a compiled plan, a {@value #TYPE_NAME} node carries the
  * stock assigner's fields and the island's spec, and translates as the stock assigner wherever the
  * island runs stock.
  */
@@ -32,19 +33,23 @@ import org.apache.flink.table.types.logical.RowType;
         producedTransformations = StreamExecWatermarkAssigner.WATERMARK_ASSIGNER_TRANSFORMATION,
         minPlanVersion = FlinkVersion.v2_2,
         minStateVersion = FlinkVersion.v1_15)
-public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkAssigner {
+public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkAssigner
+        implements FusedTranslation.FusedNode {
     public static final String TYPE_NAME = "gatun-stream-exec-fused-watermark-assigner";
 
     @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
+    /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
+    private FusedPlace place = new FusedPlace();
 
     public StreamExecFusedWatermarkAssigner(ReadableConfig tableConfig, RexNode watermarkExpr, int rowtimeFieldIndex,
                                             InputProperty inputProperty, RowType outputType, String description,
-                                            NativeCalcSpec island) {
+                                            NativeCalcSpec island, FusedPlace place) {
         this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedWatermarkAssigner.class),
                 ExecNodeContext.newPersistedConfig(StreamExecFusedWatermarkAssigner.class, tableConfig),
                 watermarkExpr, rowtimeFieldIndex, Collections.singletonList(inputProperty), outputType, description,
                 island);
+        this.place = place;
     }
 
     @JsonCreator
@@ -71,7 +76,7 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        return FusedTranslation.passThrough(input,
+        return FusedTranslation.fusedNode(place, island, input,
                 createTransformationMeta(WATERMARK_ASSIGNER_TRANSFORMATION, config), config);
     }
 
@@ -79,5 +84,15 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
     @Override
     protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
         return PlanNodes.context(StreamExecWatermarkAssigner.class).withId(getId()).generateUid(operatorName, config);
+    }
+
+    @Override
+    public NativeCalcSpec island() {
+        return island;
+    }
+
+    @Override
+    public FusedPlace place() {
+        return place;
     }
 }

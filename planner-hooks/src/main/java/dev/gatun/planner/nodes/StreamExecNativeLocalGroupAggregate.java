@@ -19,13 +19,14 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalGroupAggregate;
+import org.apache.flink.table.planner.plan.nodes.exec.utils.TransformationMetadata;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The exec node of a native local-aggregate island: a {@link StreamExecLocalGroupAggregate} whose
- * transformation has the stock node's uid, description, parallelism and chaining, with the island
- * operator inside (it also does the work of the Calc below, which stays in the job graph as a
- * pass-through, {@link StreamExecFusedCalc}).
+ * transformation has the stock node's uid, description, parallelism and chaining. The island also
+ * does the work of the Calc (and mini-batch assigner) below, which stay in the job graph: then the
+ * island runs at the lowest of them and this node hands its rows on ({@link FusedTranslation}).
  *
  * <p>In a compiled plan ({@code COMPILE PLAN}) it is a node of type {@value #TYPE_NAME}: the stock
  * local aggregate's fields plus {@code nativeLocalAggregate} ({@link NativeCalcSpec}). Where native
@@ -89,12 +90,16 @@ public final class StreamExecNativeLocalGroupAggregate extends StreamExecLocalGr
         if (config.isCompiled() && CompiledPlanFallback.reasonToRunStock(spec, config, getDescription()) != null) {
             return super.translateToPlanInternal(planner, config);
         }
+        boolean islandBelow = FusedTranslation.placeIslandBelow(this, spec);
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
+        TransformationMetadata meta = createTransformationMeta(LOCAL_GROUP_AGGREGATE_TRANSFORMATION, config);
+        if (islandBelow) {
+            return FusedTranslation.passThrough(input, meta, config);
+        }
         if (config.get(GatunOptions.ENTRY_BORROWING)) {
             input = BorrowedInput.over(input);
         }
-        return FusedTranslation.island(input, createTransformationMeta(LOCAL_GROUP_AGGREGATE_TRANSFORMATION, config), spec,
-                (RowType) getOutputType());
+        return FusedTranslation.island(input, meta, spec, (RowType) getOutputType());
     }
 
     /** The stock local aggregate's uid, also where {@code table.exec.uid.format} names the node type. */

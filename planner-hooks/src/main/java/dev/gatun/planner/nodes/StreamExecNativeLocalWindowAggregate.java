@@ -22,14 +22,15 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
+import org.apache.flink.table.planner.plan.nodes.exec.utils.TransformationMetadata;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The exec node of a native local window-aggregate island: a {@link StreamExecLocalWindowAggregate}
  * whose transformation has the stock node's uid, description, parallelism and chaining, with the
- * island operator inside (the Calc below stays in the job graph as a pass-through,
- * {@link StreamExecFusedCalc}).
+ * island operator inside, or, where it absorbed the nodes below it, a pass-through of the rows
+ * the island at the bottom of them emits ({@link FusedTranslation}).
  *
  * <p>In a compiled plan it is a node of type {@value #TYPE_NAME}: the stock local window aggregate's
  * fields plus {@code nativeLocalAggregate} ({@link NativeCalcSpec}). Where native cannot run when such
@@ -92,13 +93,18 @@ public final class StreamExecNativeLocalWindowAggregate extends StreamExecLocalW
         if (config.isCompiled() && CompiledPlanFallback.reasonToRunStock(spec, config, getDescription()) != null) {
             return super.translateToPlanInternal(planner, config);
         }
+        boolean islandBelow = FusedTranslation.placeIslandBelow(this, spec);
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
+        TransformationMetadata meta = createTransformationMeta(LOCAL_WINDOW_AGGREGATE_TRANSFORMATION, config);
+        if (islandBelow) {
+            return FusedTranslation.passThrough(input, meta, config);
+        }
         if (config.get(GatunOptions.ENTRY_BORROWING)) {
             input = BorrowedInput.over(input);
         }
         return ExecNodeUtil.createOneInputTransformation(
                 input,
-                createTransformationMeta(LOCAL_WINDOW_AGGREGATE_TRANSFORMATION, config),
+                meta,
                 new IslandOperator(spec),
                 InternalTypeInfo.of(getOutputType()),
                 input.getParallelism(),

@@ -15,8 +15,9 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalC
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
 /** A Calc fused into the native island above it ({@link StreamExecFusedCalc}); EXPLAIN marks it. */
-public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc {
+public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc implements FusedPlace.Holder {
     private final NativeCalcSpec island;
+    private FusedPlace place;
 
     public StreamPhysicalFusedCalc(StreamPhysicalCalc calc, RelNode input, NativeCalcSpec island) {
         this(calc.getCluster(), calc.getTraitSet(), input, calc.getProgram(), calc.getRowType(), island);
@@ -44,11 +45,18 @@ public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc {
 
     @Override
     public ExecNode<?> translateToExecNode() {
+        FusedPlace.countReads(this);
+        place = new FusedPlace();
         RexProgram program = getProgram();
         List<RexNode> projection = program.getProjectList().stream().map(program::expandLocalRef).toList();
         RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
         return new StreamExecFusedCalc(ShortcutUtils.unwrapTableConfig(this), projection, condition,
                 InputProperty.DEFAULT, FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(),
-                island);
+                island, place);
+    }
+
+    @Override
+    public FusedPlace place() {
+        return place;
     }
 }

@@ -14,8 +14,9 @@ import org.apache.flink.table.planner.plan.trait.MiniBatchIntervalTraitDef;
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
 /** A MiniBatchAssigner absorbed into the native local aggregate above it ({@link StreamExecFusedMiniBatchAssigner}). */
-public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMiniBatchAssigner {
+public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMiniBatchAssigner implements FusedPlace.Holder {
     private final NativeCalcSpec island;
+    private FusedPlace place;
 
     public StreamPhysicalFusedMiniBatchAssigner(StreamPhysicalMiniBatchAssigner assigner, RelNode input,
                                                 NativeCalcSpec island) {
@@ -40,9 +41,16 @@ public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMi
 
     @Override
     public ExecNode<?> translateToExecNode() {
+        FusedPlace.countReads(this);
+        place = new FusedPlace();
         return new StreamExecFusedMiniBatchAssigner(ShortcutUtils.unwrapTableConfig(this),
                 getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE()).getMiniBatchInterval(),
                 InputProperty.DEFAULT, FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(),
-                island);
+                island, place);
+    }
+
+    @Override
+    public FusedPlace place() {
+        return place;
     }
 }

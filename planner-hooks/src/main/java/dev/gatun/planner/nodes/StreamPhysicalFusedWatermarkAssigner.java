@@ -15,8 +15,9 @@ import org.apache.flink.table.planner.plan.nodes.calcite.WatermarkUtils;
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
 /** A WatermarkAssigner fused into the native island above it ({@link StreamExecFusedWatermarkAssigner}). */
-public final class StreamPhysicalFusedWatermarkAssigner extends StreamPhysicalWatermarkAssigner {
+public final class StreamPhysicalFusedWatermarkAssigner extends StreamPhysicalWatermarkAssigner implements FusedPlace.Holder {
     private final NativeCalcSpec island;
+    private FusedPlace place;
 
     public StreamPhysicalFusedWatermarkAssigner(StreamPhysicalWatermarkAssigner assigner, RelNode input,
                                                 NativeCalcSpec island) {
@@ -50,8 +51,15 @@ public final class StreamPhysicalFusedWatermarkAssigner extends StreamPhysicalWa
 
     @Override
     public ExecNode<?> translateToExecNode() {
+        FusedPlace.countReads(this);
+        place = new FusedPlace();
         return new StreamExecFusedWatermarkAssigner(ShortcutUtils.unwrapTableConfig(this),
                 WatermarkUtils.simplify(getCluster(), watermarkExpr()), rowtimeFieldIndex(), InputProperty.DEFAULT,
-                FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(), island);
+                FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(), island, place);
+    }
+
+    @Override
+    public FusedPlace place() {
+        return place;
     }
 }

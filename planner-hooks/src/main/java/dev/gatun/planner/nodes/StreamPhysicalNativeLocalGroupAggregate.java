@@ -54,6 +54,7 @@ public final class StreamPhysicalNativeLocalGroupAggregate extends StreamPhysica
 
     @Override
     public ExecNode<?> translateToExecNode() {
+        FusedPlace.countReads(this);
         return new StreamExecNativeLocalGroupAggregate(
                 ShortcutUtils.unwrapTableConfig(this),
                 grouping(),

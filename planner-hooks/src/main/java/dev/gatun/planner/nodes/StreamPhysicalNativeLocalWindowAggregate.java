@@ -51,6 +51,7 @@ public final class StreamPhysicalNativeLocalWindowAggregate extends StreamPhysic
 
     @Override
     public ExecNode<?> translateToExecNode() {
+        FusedPlace.countReads(this);
         return new StreamExecNativeLocalWindowAggregate(
                 ShortcutUtils.unwrapTableConfig(this),
                 grouping(),
