@@ -165,18 +165,8 @@ class OperatorIdentityTest {
      */
     @Test
     void aLocalWindowAggregateThatAbsorbedTheAssignersRunsRightAfterTheSourceWithTheStockIds() {
-        String with = TestRowsFactory.register(WatermarkFusionTest.events(10, 1, false));
-        List<String> ddl = List.of("CREATE TEMPORARY TABLE ev (" + WatermarkFusionTest.COLUMNS + ") " + with,
-                "CREATE TEMPORARY VIEW v AS " + WatermarkFusionTest.VIEW_QUERY,
-                "CREATE TEMPORARY TABLE sink_w (ws TIMESTAMP(3), we TIMESTAMP(3), k INT, c BIGINT, total BIGINT)"
-                        + " WITH ('connector' = 'blackhole')");
-        String insert = "INSERT INTO sink_w " + WatermarkFusionTest.WINDOWS;
         for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
-            Graph stock = graph(false, uids, ddl, insert, WINDOW_MINI_BATCH, "FusedWatermarkAssigner(");
-            Graph gatun = graph(true, uids, ddl, insert, WINDOW_MINI_BATCH, "FusedWatermarkAssigner(");
-            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
-            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
-            assertTrue(stock.islandInputs().isEmpty(), stock.toString());
+            Graph gatun = windowGraphWithStockIds(uids, "INSERT INTO sink_w " + WatermarkFusionTest.WINDOWS);
             assertTrue(gatun.islandInputs().stream().anyMatch(name -> name.startsWith("Source")),
                     "the local island reads the source: " + gatun);
         }
@@ -189,22 +179,33 @@ class OperatorIdentityTest {
      */
     @Test
     void localWindowAggregatesSharingTheAbsorbedNodesRunAtTheirTopsWithTheStockIds() {
+        String both = "INSERT INTO sink_w " + WatermarkFusionTest.WINDOWS + ";INSERT INTO sink_w "
+                + WatermarkFusionTest.WINDOWS.replace("SUM(v2)", "MAX(v2)");
+        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
+            Graph gatun = windowGraphWithStockIds(uids, both);
+            assertTrue(gatun.islandInputs().stream().filter(name -> name.startsWith("FusedCalc")).count() == 2
+                            && gatun.islandInputs().stream().noneMatch(name -> name.startsWith("Source")),
+                    "both local islands read the shared nodes: " + gatun);
+        }
+    }
+
+    /**
+     * Gatun's graph of {@code insert} over the wide event table of {@link WatermarkFusionTest} (its view
+     * {@code v}, a sink {@code sink_w} for its windows), after checking it has stock's operator IDs and
+     * chains; stock's runs no island.
+     */
+    private static Graph windowGraphWithStockIds(String uids, String insert) {
         String with = TestRowsFactory.register(WatermarkFusionTest.events(10, 1, false));
         List<String> ddl = List.of("CREATE TEMPORARY TABLE ev (" + WatermarkFusionTest.COLUMNS + ") " + with,
                 "CREATE TEMPORARY VIEW v AS " + WatermarkFusionTest.VIEW_QUERY,
                 "CREATE TEMPORARY TABLE sink_w (ws TIMESTAMP(3), we TIMESTAMP(3), k INT, c BIGINT, total BIGINT)"
                         + " WITH ('connector' = 'blackhole')");
-        String both = "INSERT INTO sink_w " + WatermarkFusionTest.WINDOWS + ";INSERT INTO sink_w "
-                + WatermarkFusionTest.WINDOWS.replace("SUM(v2)", "MAX(v2)");
-        for (String uids : List.of("PLAN_ONLY", "ALWAYS")) {
-            Graph stock = graph(false, uids, ddl, both, WINDOW_MINI_BATCH, "FusedWatermarkAssigner(");
-            Graph gatun = graph(true, uids, ddl, both, WINDOW_MINI_BATCH, "FusedWatermarkAssigner(");
-            assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
-            assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
-            assertTrue(gatun.islandInputs().stream().filter(name -> name.startsWith("FusedCalc")).count() == 2
-                            && gatun.islandInputs().stream().noneMatch(name -> name.startsWith("Source")),
-                    "both local islands read the shared nodes: " + gatun);
-        }
+        Graph stock = graph(false, uids, ddl, insert, WINDOW_MINI_BATCH, "FusedWatermarkAssigner(");
+        Graph gatun = graph(true, uids, ddl, insert, WINDOW_MINI_BATCH, "FusedWatermarkAssigner(");
+        assertEquals(stock.operatorIds(), gatun.operatorIds(), "uid generation " + uids);
+        assertEquals(stock.vertices().size(), gatun.vertices().size(), gatun.vertices().toString());
+        assertTrue(stock.islandInputs().isEmpty(), stock.toString());
+        return gatun;
     }
 
     @Test

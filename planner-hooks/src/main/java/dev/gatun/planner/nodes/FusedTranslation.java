@@ -38,13 +38,6 @@ final class FusedTranslation {
         return !config.isCompiled() || CompiledPlanFallback.reasonToRunStock(island, config, description) == null;
     }
 
-    /** A stock exec node fused into a native island. */
-    interface FusedNode {
-        NativeCalcSpec island();
-
-        FusedPlace place();
-    }
-
     /**
      * Called by the top node of a local aggregate {@code island} before its input is translated:
      * whether the island runs at the lowest fused node below {@code top}, which it then marks. It
@@ -52,19 +45,19 @@ final class FusedTranslation {
      * shared with another island's chain (Flink merged equal sub-plans) keeps the island at the top.
      */
     static boolean placeIslandBelow(ExecNode<?> top, NativeCalcSpec island) {
-        FusedNode bottom = null;
+        FusedPlace bottom = null;
         ExecNode<?> node = top.getInputEdges().get(0).getSource();
-        while (node instanceof FusedNode fused && fused.island().equals(island)) {
+        while (node instanceof FusedPlace.Holder fused && fused.place().island().equals(island)) {
             if (!fused.place().readByOne()) {
                 return false;
             }
-            bottom = fused;
+            bottom = fused.place();
             node = node.getInputEdges().get(0).getSource();
         }
         if (bottom == null) {
             return false;
         }
-        bottom.place().runIsland();
+        bottom.runIsland();
         return true;
     }
 
@@ -72,13 +65,12 @@ final class FusedTranslation {
      * A fused node of a streaming job over its translated {@code input}: the island where the top
      * node placed it here, else a pass-through.
      */
-    static Transformation<RowData> fusedNode(FusedPlace place, NativeCalcSpec island,
-                                             Transformation<RowData> input, TransformationMetadata meta,
-                                             ReadableConfig config) {
+    static Transformation<RowData> fusedNode(FusedPlace place, Transformation<RowData> input,
+                                             TransformationMetadata meta, ReadableConfig config) {
         if (place.runsIsland()) {
             Transformation<RowData> edge =
                     config.get(GatunOptions.ENTRY_BORROWING) ? BorrowedInput.over(input) : input;
-            return island(edge, meta, island, island.outputType());
+            return island(edge, meta, place.island(), place.island().outputType());
         }
         return passThrough(input, meta, config);
     }

@@ -34,14 +34,14 @@ import org.apache.flink.table.types.logical.RowType;
         minPlanVersion = FlinkVersion.v2_2,
         minStateVersion = FlinkVersion.v1_15)
 public final class StreamExecFusedCalc extends StreamExecCalc
-        implements FusedTranslation.FusedNode {
+        implements FusedPlace.Holder {
     public static final String TYPE_NAME = "gatun-stream-exec-fused-calc";
     static final String FIELD_NAME_ISLAND = "fusedIntoIsland";
 
     @JsonProperty(FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
     /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
-    private FusedPlace place = new FusedPlace();
+    private FusedPlace place;
 
     public StreamExecFusedCalc(ReadableConfig tableConfig, List<RexNode> projection, RexNode condition,
                                InputProperty inputProperty, RowType outputType, String description,
@@ -65,6 +65,7 @@ public final class StreamExecFusedCalc extends StreamExecCalc
             @JsonProperty(FIELD_NAME_ISLAND) NativeCalcSpec island) {
         super(id, context, persistedConfig, projection, condition, inputProperties, outputType, description);
         this.island = Objects.requireNonNull(island, "a " + TYPE_NAME + " node without its " + FIELD_NAME_ISLAND);
+        this.place = new FusedPlace(island);
     }
 
     @SuppressWarnings("unchecked")
@@ -74,7 +75,7 @@ public final class StreamExecFusedCalc extends StreamExecCalc
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        return FusedTranslation.fusedNode(place, island, input,
+        return FusedTranslation.fusedNode(place, input,
                 createTransformationMeta(CALC_TRANSFORMATION, config), config);
     }
 
@@ -82,11 +83,6 @@ public final class StreamExecFusedCalc extends StreamExecCalc
     @Override
     protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
         return PlanNodes.context(StreamExecCalc.class).withId(getId()).generateUid(operatorName, config);
-    }
-
-    @Override
-    public NativeCalcSpec island() {
-        return island;
     }
 
     @Override

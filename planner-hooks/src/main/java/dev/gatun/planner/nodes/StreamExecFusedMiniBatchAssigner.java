@@ -34,13 +34,13 @@ import org.apache.flink.table.types.logical.RowType;
         minPlanVersion = FlinkVersion.v2_2,
         minStateVersion = FlinkVersion.v1_15)
 public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchAssigner
-        implements FusedTranslation.FusedNode {
+        implements FusedPlace.Holder {
     public static final String TYPE_NAME = "gatun-stream-exec-fused-mini-batch-assigner";
 
     @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
     /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
-    private FusedPlace place = new FusedPlace();
+    private FusedPlace place;
 
     public StreamExecFusedMiniBatchAssigner(ReadableConfig tableConfig, MiniBatchInterval interval,
                                             InputProperty inputProperty, RowType outputType, String description,
@@ -64,6 +64,7 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
         super(id, context, persistedConfig, interval, inputProperties, outputType, description);
         this.island = Objects.requireNonNull(island,
                 "a " + TYPE_NAME + " node without its " + StreamExecFusedCalc.FIELD_NAME_ISLAND);
+        this.place = new FusedPlace(island);
     }
 
     @SuppressWarnings("unchecked")
@@ -73,7 +74,7 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        return FusedTranslation.fusedNode(place, island, input,
+        return FusedTranslation.fusedNode(place, input,
                 createTransformationMeta(MINI_BATCH_ASSIGNER_TRANSFORMATION, config), config);
     }
 
@@ -81,11 +82,6 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
     @Override
     protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
         return PlanNodes.context(StreamExecMiniBatchAssigner.class).withId(getId()).generateUid(operatorName, config);
-    }
-
-    @Override
-    public NativeCalcSpec island() {
-        return island;
     }
 
     @Override

@@ -34,13 +34,13 @@ import org.apache.flink.table.types.logical.RowType;
         minPlanVersion = FlinkVersion.v2_2,
         minStateVersion = FlinkVersion.v1_15)
 public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkAssigner
-        implements FusedTranslation.FusedNode {
+        implements FusedPlace.Holder {
     public static final String TYPE_NAME = "gatun-stream-exec-fused-watermark-assigner";
 
     @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
     /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
-    private FusedPlace place = new FusedPlace();
+    private FusedPlace place;
 
     public StreamExecFusedWatermarkAssigner(ReadableConfig tableConfig, RexNode watermarkExpr, int rowtimeFieldIndex,
                                             InputProperty inputProperty, RowType outputType, String description,
@@ -67,6 +67,7 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
                 description);
         this.island = Objects.requireNonNull(island,
                 "a " + TYPE_NAME + " node without its " + StreamExecFusedCalc.FIELD_NAME_ISLAND);
+        this.place = new FusedPlace(island);
     }
 
     @SuppressWarnings("unchecked")
@@ -76,7 +77,7 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
             return super.translateToPlanInternal(planner, config);
         }
         Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        return FusedTranslation.fusedNode(place, island, input,
+        return FusedTranslation.fusedNode(place, input,
                 createTransformationMeta(WATERMARK_ASSIGNER_TRANSFORMATION, config), config);
     }
 
@@ -84,11 +85,6 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
     @Override
     protected String createTransformationUid(String operatorName, ExecNodeConfig config) {
         return PlanNodes.context(StreamExecWatermarkAssigner.class).withId(getId()).generateUid(operatorName, config);
-    }
-
-    @Override
-    public NativeCalcSpec island() {
-        return island;
     }
 
     @Override

@@ -15,7 +15,8 @@ import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalC
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
 /** A Calc fused into the native island above it ({@link StreamExecFusedCalc}); EXPLAIN marks it. */
-public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc implements FusedPlace.Holder {
+public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc
+        implements FusedPlace.Holder {
     private final NativeCalcSpec island;
     private FusedPlace place;
 
@@ -46,7 +47,7 @@ public final class StreamPhysicalFusedCalc extends StreamPhysicalCalc implements
     @Override
     public ExecNode<?> translateToExecNode() {
         FusedPlace.countReads(this);
-        place = new FusedPlace();
+        place = new FusedPlace(island);
         RexProgram program = getProgram();
         List<RexNode> projection = program.getProjectList().stream().map(program::expandLocalRef).toList();
         RexNode condition = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());

@@ -14,7 +14,8 @@ import org.apache.flink.table.planner.plan.trait.MiniBatchIntervalTraitDef;
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
 /** A MiniBatchAssigner absorbed into the native local aggregate above it ({@link StreamExecFusedMiniBatchAssigner}). */
-public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMiniBatchAssigner implements FusedPlace.Holder {
+public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMiniBatchAssigner
+        implements FusedPlace.Holder {
     private final NativeCalcSpec island;
     private FusedPlace place;
 
@@ -42,7 +43,7 @@ public final class StreamPhysicalFusedMiniBatchAssigner extends StreamPhysicalMi
     @Override
     public ExecNode<?> translateToExecNode() {
         FusedPlace.countReads(this);
-        place = new FusedPlace();
+        place = new FusedPlace(island);
         return new StreamExecFusedMiniBatchAssigner(ShortcutUtils.unwrapTableConfig(this),
                 getTraitSet().getTrait(MiniBatchIntervalTraitDef.INSTANCE()).getMiniBatchInterval(),
                 InputProperty.DEFAULT, FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(),

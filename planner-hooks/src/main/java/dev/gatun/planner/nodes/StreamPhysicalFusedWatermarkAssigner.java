@@ -15,7 +15,8 @@ import org.apache.flink.table.planner.plan.nodes.calcite.WatermarkUtils;
 import org.apache.flink.table.planner.utils.ShortcutUtils;
 
 /** A WatermarkAssigner fused into the native island above it ({@link StreamExecFusedWatermarkAssigner}). */
-public final class StreamPhysicalFusedWatermarkAssigner extends StreamPhysicalWatermarkAssigner implements FusedPlace.Holder {
+public final class StreamPhysicalFusedWatermarkAssigner extends StreamPhysicalWatermarkAssigner
+        implements FusedPlace.Holder {
     private final NativeCalcSpec island;
     private FusedPlace place;
 
@@ -52,7 +53,7 @@ public final class StreamPhysicalFusedWatermarkAssigner extends StreamPhysicalWa
     @Override
     public ExecNode<?> translateToExecNode() {
         FusedPlace.countReads(this);
-        place = new FusedPlace();
+        place = new FusedPlace(island);
         return new StreamExecFusedWatermarkAssigner(ShortcutUtils.unwrapTableConfig(this),
                 WatermarkUtils.simplify(getCluster(), watermarkExpr()), rowtimeFieldIndex(), InputProperty.DEFAULT,
                 FlinkTypeFactory.toLogicalRowType(getRowType()), getRelDetailedDescription(), island, place);
