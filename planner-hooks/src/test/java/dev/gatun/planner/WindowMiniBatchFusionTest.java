@@ -78,6 +78,21 @@ class WindowMiniBatchFusionTest {
         }
     }
 
+    /**
+     * Without chaining, the island (at the lowest absorbed node) and each node above it are tasks of
+     * their own: the groups cross the network typed as the island's output, the source rows typed as
+     * the source's.
+     */
+    @Test
+    void withoutOperatorChainingTheWindowsEqualStocksToo() throws Exception {
+        String with = TestRowsFactory.register(WatermarkFusionTest.events(3000, 7, false));
+        Map<String, String> unchained = new java.util.HashMap<>(SETTINGS);
+        unchained.put("pipeline.operator-chaining.enabled", "false");
+        List<String> stock = WatermarkFusionTest.run(false, with, unchained, WatermarkFusionTest.WINDOWS);
+        assertTrue(stock.size() > 100, stock.toString());
+        assertEquals(stock, WatermarkFusionTest.run(true, with, unchained, WatermarkFusionTest.WINDOWS));
+    }
+
     @Test
     void aMisalignedWindowKeepsTheAssignersStockSayingWhy() throws Exception {
         String with = TestRowsFactory.register(WatermarkFusionTest.events(3000, 7, false));
