@@ -6,9 +6,9 @@ import org.apache.calcite.rel.RelNode;
 
 /**
  * A fused node's place in its island's chain: the island, how many plan nodes read the node, and
- * whether the island runs at it. Readers are counted while the exec graph is generated from a plan just optimized (after
- * Flink merged equal sub-plans, so a node two islands share has two readers); a node restored from a
- * compiled plan has none counted and never runs the island.
+ * whether the island runs at it. Readers are counted while the exec graph is generated from a plan
+ * just optimized (after Flink merged equal sub-plans, so a node two islands share has two readers);
+ * a node restored from a compiled plan has none counted and never runs the island.
  */
 final class FusedPlace {
     /** A node fused into an island (its physical node, its exec node): its place. */

@@ -8,6 +8,7 @@ import dev.gatun.planner.runtime.NativeCalcSpec;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.delegation.PlannerBase;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
@@ -62,15 +63,30 @@ final class FusedTranslation {
     }
 
     /**
+     * The top node of a local aggregate {@code island} in a streaming job, translating its input: a
+     * pass-through where the island runs at a fused node below it, else the island over the input.
+     */
+    @SuppressWarnings("unchecked")
+    static Transformation<RowData> localAggregate(ExecNode<?> top, NativeCalcSpec island, PlannerBase planner,
+                                                  TransformationMetadata meta, ReadableConfig config,
+                                                  RowType outputType) {
+        boolean islandBelow = placeIslandBelow(top, island);
+        Transformation<RowData> input =
+                (Transformation<RowData>) top.getInputEdges().get(0).translateToPlan(planner);
+        if (islandBelow) {
+            return passThrough(input, meta, config);
+        }
+        return island(borrowed(input, config), meta, island, outputType);
+    }
+
+    /**
      * A fused node of a streaming job over its translated {@code input}: the island where the top
      * node placed it here, else a pass-through.
      */
     static Transformation<RowData> fusedNode(FusedPlace place, Transformation<RowData> input,
                                              TransformationMetadata meta, ReadableConfig config) {
         if (place.runsIsland()) {
-            Transformation<RowData> edge =
-                    config.get(GatunOptions.ENTRY_BORROWING) ? BorrowedInput.over(input) : input;
-            return island(edge, meta, place.island(), place.island().outputType());
+            return island(borrowed(input, config), meta, place.island(), place.island().outputType());
         }
         return passThrough(input, meta, config);
     }
@@ -78,8 +94,12 @@ final class FusedTranslation {
     /** A pass-through in a streaming job, borrowing its input like the island does. */
     static Transformation<RowData> passThrough(Transformation<RowData> input, TransformationMetadata meta,
                                                ReadableConfig config) {
-        Transformation<RowData> edge = config.get(GatunOptions.ENTRY_BORROWING) ? BorrowedInput.over(input) : input;
-        return passThrough(edge, input, meta);
+        return passThrough(borrowed(input, config), input, meta);
+    }
+
+    /** The entry edge of an island (or pass-through) over {@code input}: borrowing where configured. */
+    static Transformation<RowData> borrowed(Transformation<RowData> input, ReadableConfig config) {
+        return config.get(GatunOptions.ENTRY_BORROWING) ? BorrowedInput.over(input) : input;
     }
 
     /**

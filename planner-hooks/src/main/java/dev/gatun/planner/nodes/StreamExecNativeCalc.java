@@ -1,7 +1,5 @@
 package dev.gatun.planner.nodes;
 
-import dev.gatun.planner.GatunOptions;
-import dev.gatun.planner.runtime.BorrowedInput;
 import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
@@ -93,10 +91,8 @@ public final class StreamExecNativeCalc extends StreamExecCalc {
             }
         }
         ExecEdge inputEdge = getInputEdges().get(0);
-        Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
-        if (config.get(GatunOptions.ENTRY_BORROWING)) {
-            input = BorrowedInput.over(input);
-        }
+        Transformation<RowData> input = FusedTranslation.borrowed(
+                (Transformation<RowData>) inputEdge.translateToPlan(planner), config);
         // the same transformation as StreamExecCalc's (metadata, parallelism, chaining) with the
         // native operator inside: operator IDs and chains equal stock Flink's, also after legacy sources
         return ExecNodeUtil.createOneInputTransformation(

@@ -1,7 +1,5 @@
 package dev.gatun.planner.nodes;
 
-import dev.gatun.planner.GatunOptions;
-import dev.gatun.planner.runtime.BorrowedInput;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
@@ -19,7 +17,6 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalGroupAggregate;
-import org.apache.flink.table.planner.plan.nodes.exec.utils.TransformationMetadata;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -83,23 +80,15 @@ public final class StreamExecNativeLocalGroupAggregate extends StreamExecLocalGr
         this.spec = Objects.requireNonNull(spec, "a " + TYPE_NAME + " node without its " + FIELD_NAME_NATIVE);
     }
 
-    @SuppressWarnings("unchecked")
     @Override
     protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
         // a plan compiled elsewhere or earlier may meet a JVM or config where native cannot run
         if (config.isCompiled() && CompiledPlanFallback.reasonToRunStock(spec, config, getDescription()) != null) {
             return super.translateToPlanInternal(planner, config);
         }
-        boolean islandBelow = FusedTranslation.placeIslandBelow(this, spec);
-        Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        TransformationMetadata meta = createTransformationMeta(LOCAL_GROUP_AGGREGATE_TRANSFORMATION, config);
-        if (islandBelow) {
-            return FusedTranslation.passThrough(input, meta, config);
-        }
-        if (config.get(GatunOptions.ENTRY_BORROWING)) {
-            input = BorrowedInput.over(input);
-        }
-        return FusedTranslation.island(input, meta, spec, (RowType) getOutputType());
+        return FusedTranslation.localAggregate(this, spec, planner,
+                createTransformationMeta(LOCAL_GROUP_AGGREGATE_TRANSFORMATION, config), config,
+                (RowType) getOutputType());
     }
 
     /** The stock local aggregate's uid, also where {@code table.exec.uid.format} names the node type. */

@@ -1,8 +1,5 @@
 package dev.gatun.planner.nodes;
 
-import dev.gatun.planner.GatunOptions;
-import dev.gatun.planner.runtime.BorrowedInput;
-import dev.gatun.planner.runtime.IslandOperator;
 import dev.gatun.planner.runtime.NativeCalcSpec;
 import java.util.Collections;
 import java.util.List;
@@ -21,9 +18,6 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalWindowAggregate;
-import org.apache.flink.table.planner.plan.nodes.exec.utils.ExecNodeUtil;
-import org.apache.flink.table.planner.plan.nodes.exec.utils.TransformationMetadata;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -86,29 +80,15 @@ public final class StreamExecNativeLocalWindowAggregate extends StreamExecLocalW
                 "a " + TYPE_NAME + " node without its " + StreamExecNativeLocalGroupAggregate.FIELD_NAME_NATIVE);
     }
 
-    @SuppressWarnings("unchecked")
     @Override
     protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
         // a plan compiled elsewhere or earlier may meet a JVM or config where native cannot run
         if (config.isCompiled() && CompiledPlanFallback.reasonToRunStock(spec, config, getDescription()) != null) {
             return super.translateToPlanInternal(planner, config);
         }
-        boolean islandBelow = FusedTranslation.placeIslandBelow(this, spec);
-        Transformation<RowData> input = (Transformation<RowData>) getInputEdges().get(0).translateToPlan(planner);
-        TransformationMetadata meta = createTransformationMeta(LOCAL_WINDOW_AGGREGATE_TRANSFORMATION, config);
-        if (islandBelow) {
-            return FusedTranslation.passThrough(input, meta, config);
-        }
-        if (config.get(GatunOptions.ENTRY_BORROWING)) {
-            input = BorrowedInput.over(input);
-        }
-        return ExecNodeUtil.createOneInputTransformation(
-                input,
-                meta,
-                new IslandOperator(spec),
-                InternalTypeInfo.of(getOutputType()),
-                input.getParallelism(),
-                false);
+        return FusedTranslation.localAggregate(this, spec, planner,
+                createTransformationMeta(LOCAL_WINDOW_AGGREGATE_TRANSFORMATION, config), config,
+                (RowType) getOutputType());
     }
 
     /** The stock local window aggregate's uid, also where {@code table.exec.uid.format} names the node type. */
