@@ -1,5 +1,6 @@
 package dev.gatun.bench.e2e;
 
+import dev.gatun.bench.nexmark.TightLoopGeneratorSource;
 import dev.gatun.bench.rows.RowFormat;
 import dev.gatun.bench.rows.RowShape;
 import dev.gatun.bench.rows.Shapes;
@@ -9,7 +10,6 @@ import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -100,7 +100,7 @@ public final class NexmarkSourceFactory implements DynamicTableSourceFactory {
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
             RowShape shape = Shapes.byName(kind);
-            return SourceProvider.of(new DataGeneratorSource<>(new RowGenerator(kind, seed, format, cpuKey), rows,
+            return SourceProvider.of(new TightLoopGeneratorSource<>(new RowGenerator(kind, seed, format, cpuKey), rows,
                     InternalTypeInfo.of(shape.rowType())));
         }
 

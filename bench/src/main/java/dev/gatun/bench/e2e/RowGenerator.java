@@ -8,7 +8,7 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.table.data.RowData;
 
-/** Row {@code index} of a shape, for {@code DataGeneratorSource}: the same rows whatever the parallelism. */
+/** Row {@code index} of a shape, for {@code TightLoopGeneratorSource}: the same rows whatever the parallelism. */
 final class RowGenerator implements GeneratorFunction<Long, RowData> {
     private static final long serialVersionUID = 1L;
 

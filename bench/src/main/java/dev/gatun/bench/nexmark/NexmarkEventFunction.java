@@ -6,7 +6,7 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.table.data.RowData;
 
-/** Event {@code index} of the Nexmark stream, for {@code DataGeneratorSource}: the same events whatever the parallelism. */
+/** Event {@code index} of the Nexmark stream, for {@link TightLoopGeneratorSource}: the same events whatever the parallelism. */
 final class NexmarkEventFunction implements GeneratorFunction<Long, RowData> {
     private static final long serialVersionUID = 1L;
 

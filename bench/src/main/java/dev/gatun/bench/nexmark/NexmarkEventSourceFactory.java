@@ -10,7 +10,6 @@ import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -151,7 +150,7 @@ public final class NexmarkEventSourceFactory implements DynamicTableSourceFactor
 
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-            DataGeneratorSource<RowData> source = new DataGeneratorSource<>(new NexmarkEventFunction(baseTime,
+            TightLoopGeneratorSource<RowData> source = new TightLoopGeneratorSource<>(new NexmarkEventFunction(baseTime,
                     eventsPerSecond, format, cpuKey), events, InternalTypeInfo.of(Nexmark.EVENT_TYPE));
             return SourceProvider.of(pauseAfter < 0 ? source : new PausingSource<>(source, cpuKey, pauseAfter));
         }
