@@ -70,19 +70,19 @@ public final class CostRule {
      * Stock cost divided by native cost per shape (> 1: native is cheaper) for a Calc alone, from the
      * e2e benchmark (docs/performance.md, docs/bench/e2e-summary.md: {@code bin/gatun bench e2e --rows
      * 500000 --warmups 1 --trials 5 --reuse off,on --queries q0,q1,q2,q21,q22,decimal,timestamp,island,
-     * flatq1,flatq2,strings,case,wide,demo}, 2-core VM, JDK 25, nothing else running, run of 2026-12-02
-     * 15:24 UTC), with entry borrowing, the Flink-rows exit, UTF-8 checks only where text is read and
-     * LIKE's per-pattern searcher: per shape the median over its queries of the median stock
-     * task-thread CPU ÷ Gatun task-thread CPU (CPU time, because wall-clock rates on a small shared
-     * machine vary 2-3x). CHEAP_PROJECTION: flatq1; CHEAP_FILTER: flatq2; STRINGS: strings, case, demo;
-     * OTHER: decimal, timestamp. With object reuse on, stock pays no copy into the Calc, and only
-     * string work still wins.
+     * flatq1,flatq2,strings,case,wide,demo}, 2-core VM, JDK 25, run of 2026-12-03 12:35 UTC with the
+     * tight-loop source, 20-35 % hypervisor steal), with entry borrowing, the Flink-rows exit, UTF-8
+     * checks only where text is read and LIKE's per-pattern searcher: per shape the median over its
+     * queries of the median over trial pairs of stock task-thread CPU ÷ Gatun task-thread CPU (CPU
+     * time, because wall-clock rates on a small shared machine vary 2-3x). CHEAP_PROJECTION: flatq1;
+     * CHEAP_FILTER: flatq2; STRINGS: strings, case, demo; OTHER: decimal, timestamp. With object
+     * reuse on, stock pays no copy into the Calc, and only string work comes near a win.
      */
     static final Map<Shape, Speedup> ALONE = Map.of(
-            Shape.CHEAP_PROJECTION, new Speedup(1.46, 0.87),
-            Shape.CHEAP_FILTER, new Speedup(3.20, 0.87),
-            Shape.STRINGS, new Speedup(2.26, 1.10),
-            Shape.OTHER, new Speedup(1.95, 1.00));
+            Shape.CHEAP_PROJECTION, new Speedup(1.69, 0.84),
+            Shape.CHEAP_FILTER, new Speedup(3.53, 0.69),
+            Shape.STRINGS, new Speedup(2.44, 1.08),
+            Shape.OTHER, new Speedup(1.85, 0.80));
 
     /**
      * The same for a Calc fused with the WatermarkAssigner below it (and its computed-column Calc):
@@ -92,36 +92,36 @@ public final class CostRule {
      * STRINGS q21, q22. A shape measured only alone uses its {@link #ALONE} figure.
      */
     static final Map<Shape, Speedup> FUSED = Map.of(
-            Shape.CHEAP_PROJECTION, new Speedup(2.67, 1.56),
-            Shape.CHEAP_FILTER, new Speedup(3.13, 1.74),
-            Shape.STRINGS, new Speedup(2.44, 1.94));
+            Shape.CHEAP_PROJECTION, new Speedup(2.14, 1.69),
+            Shape.CHEAP_FILTER, new Speedup(2.33, 1.79),
+            Shape.STRINGS, new Speedup(2.60, 1.73));
 
     /**
      * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}). Flink's batch
      * executor always enables object reuse, so stock pays no copy into the Calc, and nothing is fused
      * (a batch plan has no WatermarkAssigner). From the batch run of the e2e benchmark
      * ({@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --mode batch}, every query,
-     * 2026-12-02 18:02 UTC, nothing else running, docs/bench/batch/e2e-summary.md), per shape the
-     * median over its queries of the median over trial pairs of stock ÷ Gatun task CPU. What tells
-     * winners from losers there is the input, not the expressions: Calcs that read fields of ROW
-     * columns (the Nexmark views over the wide event table) win, Calcs over flat rows mostly do not.
-     * Reading ROW fields: CHEAP_PROJECTION q1 1.43; CHEAP_FILTER q0 1.78, q2 1.88; STRINGS q21 2.37,
-     * q22 1.53.
+     * 2026-12-03 12:14 UTC, tight-loop source, 20-35 % hypervisor steal, docs/bench/batch/e2e-summary.md),
+     * per shape the median over its queries of the median over trial pairs of stock ÷ Gatun task CPU.
+     * What tells winners from losers there is the input, not the expressions: Calcs that read fields
+     * of ROW columns (the Nexmark views over the wide event table) win, Calcs over flat rows mostly do
+     * not. Reading ROW fields: CHEAP_PROJECTION q1 1.30; CHEAP_FILTER q0 1.37, q2 1.71; STRINGS q21
+     * 2.40, q22 1.57.
      */
     static final Map<Shape, Double> BATCH_NESTED = Map.of(
-            Shape.CHEAP_PROJECTION, 1.43,
-            Shape.CHEAP_FILTER, 1.83,
-            Shape.STRINGS, 1.95);
+            Shape.CHEAP_PROJECTION, 1.30,
+            Shape.CHEAP_FILTER, 1.54,
+            Shape.STRINGS, 1.99);
 
     /**
-     * The same for batch Calcs over flat rows: CHEAP_PROJECTION flatq1 0.87; CHEAP_FILTER flatq2
-     * 0.81; STRINGS strings 1.57, case 0.85, demo 1.19; OTHER decimal 0.98, timestamp 0.72.
+     * The same for batch Calcs over flat rows: CHEAP_PROJECTION flatq1 0.89; CHEAP_FILTER flatq2
+     * 0.72; STRINGS strings 1.81, case 0.80, demo 1.22; OTHER decimal 1.02, timestamp 0.58.
      */
     static final Map<Shape, Double> BATCH_FLAT = Map.of(
-            Shape.CHEAP_PROJECTION, 0.87,
-            Shape.CHEAP_FILTER, 0.81,
-            Shape.STRINGS, 1.19,
-            Shape.OTHER, 0.85);
+            Shape.CHEAP_PROJECTION, 0.89,
+            Shape.CHEAP_FILTER, 0.72,
+            Shape.STRINGS, 1.22,
+            Shape.OTHER, 0.80);
 
     /** How a Calc is planned, as far as the measurements tell them apart. */
     public enum Planning {
@@ -223,16 +223,16 @@ public final class CostRule {
      * The measured speedups of a native local aggregate (stock ÷ Gatun total task CPU of the job,
      * every task thread: the local phase and the global aggregate after the shuffle), by what the
      * island absorbs. From {@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --reuse
-     * off,on --queries q17,q7w,q5w,aggflat} (2-core VM, JDK 25, run of 2026-12-02 17:35 UTC, nothing
-     * else running; docs/bench/aggregate; median over trial pairs). ABSORBED_ASSIGNERS: Nexmark q17
-     * (the island also absorbs the mini-batch and watermark assigners and the computed-column Calc,
-     * and reads the wide event rows in place), 3.45 / 1.99. PLAIN: aggflat, a group aggregate over
-     * flat rows with ~1 group per 5 rows, where the global phase does most of the work on both
-     * engines, 1.21 / 1.42.
+     * off,on --queries q17,aggflat} (2-core VM, JDK 25, run of 2026-12-03 12:31 UTC, tight-loop
+     * source, 20-35 % hypervisor steal; docs/bench/aggregate; median over trial pairs).
+     * ABSORBED_ASSIGNERS: Nexmark q17 (the island also absorbs the mini-batch and watermark
+     * assigners and the computed-column Calc, and reads the wide event rows in place), 3.44 / 2.16.
+     * PLAIN: aggflat, a group aggregate over flat rows with ~1 group per 5 rows, where the global
+     * phase does most of the work on both engines, 1.29 / 1.20.
      */
     static final Map<AggregatePlanning, Speedup> AGGREGATE = Map.of(
-            AggregatePlanning.ABSORBED_ASSIGNERS, new Speedup(3.45, 1.99),
-            AggregatePlanning.PLAIN, new Speedup(1.21, 1.42));
+            AggregatePlanning.ABSORBED_ASSIGNERS, new Speedup(3.44, 2.16),
+            AggregatePlanning.PLAIN, new Speedup(1.29, 1.20));
 
     /** How a native local aggregate is planned, as far as the measurements tell them apart. */
     public enum AggregatePlanning {
