@@ -18,8 +18,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * A bounded generator source that emits in a tight loop, as the Nexmark benchmark's own source
  * does: {@link DataGeneratorSource}'s splits, enumerator and checkpoints, but its reader without the
  * {@code RateLimitedSourceReader} that {@code DataGeneratorSource} always puts around it. That
- * wrapper answers every record with "nothing available" and two futures even with no rate limit,
- * a mailbox round trip per record that both engines paid alike and that hid their difference.
+ * wrapper answers every record with "nothing available" and two futures even with no rate limit:
+ * a mailbox round trip per record, paid by both engines alike, that the benchmark's source does
+ * not have.
  */
 public final class TightLoopGeneratorSource<T>
         implements Source<T, NumberSequenceSplit, Collection<NumberSequenceSplit>> {
