@@ -26,12 +26,13 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, AsArray, BooleanBuilder, Date32Builder, Decimal128Builder, Float32Builder,
+    Array, ArrayRef, AsArray, BooleanBuilder, Date32Builder, Decimal128Array, Decimal128Builder,
+    Float32Builder,
     Float64Builder, Int16Builder, Int32Builder, Int64Builder, Int8Builder, StringBuilder,
     TimestampMicrosecondBuilder, TimestampMillisecondBuilder,
 };
 use arrow::datatypes::{
-    i256, DataType, Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type,
+    i256, ArrowPrimitiveType, DataType, Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type,
     Int64Type, Int8Type, TimeUnit, TimestampMicrosecondType, TimestampMillisecondType,
 };
 use datafusion::common::{exec_datafusion_err, exec_err, Result};
@@ -160,6 +161,11 @@ fn read(array: &ArrayRef, i: usize) -> Option<Val<'_>> {
 fn cast(args: &Args, try_cast: bool) -> Result<ArrayRef> {
     let input = &args.arrays[0];
     let to = args.return_type;
+    if let DataType::Decimal128(p, s) = to {
+        if let Some(out) = integers_to_decimal(input, *p, *s)? {
+            return Ok(out);
+        }
+    }
     let mut out = Vec::with_capacity(input.len());
     for i in 0..input.len() {
         let converted = match read(input, i) {
@@ -173,6 +179,36 @@ fn cast(args: &Args, try_cast: bool) -> Result<ArrayRef> {
         out.push(converted);
     }
     write(out, to)
+}
+
+/// Integers to DECIMAL(p, s) a column at a time (the common `BIGINT * 0.908` shape):
+/// the rule of [`decimal_from`], `x × 10^s` and NULL when it needs more than `p` digits,
+/// which no integer input makes fail. `None` for other inputs.
+fn integers_to_decimal(input: &ArrayRef, p: u8, s: i8) -> Result<Option<ArrayRef>> {
+    fn scaled<T>(input: &ArrayRef, factor: i128, limit: u128) -> Decimal128Array
+    where
+        T: ArrowPrimitiveType,
+        T::Native: Into<i64>,
+    {
+        input.as_primitive::<T>().unary_opt(|x| {
+            let v = i128::from(x.into()).checked_mul(factor)?;
+            (v.unsigned_abs() < limit).then_some(v)
+        })
+    }
+    let (Ok(scale), Some(limit)) = (u32::try_from(s), 10u128.checked_pow(u32::from(p))) else {
+        return Ok(None);
+    };
+    let Some(factor) = 10i128.checked_pow(scale) else {
+        return Ok(None);
+    };
+    let out = match input.data_type() {
+        DataType::Int8 => scaled::<Int8Type>(input, factor, limit),
+        DataType::Int16 => scaled::<Int16Type>(input, factor, limit),
+        DataType::Int32 => scaled::<Int32Type>(input, factor, limit),
+        DataType::Int64 => scaled::<Int64Type>(input, factor, limit),
+        _ => return Ok(None),
+    };
+    Ok(Some(Arc::new(out.with_precision_and_scale(p, s)?)))
 }
 
 fn convert(v: Val, to: &DataType) -> std::result::Result<Option<Out>, Failure> {
@@ -445,5 +481,29 @@ mod tests {
         assert_eq!(plain_string(7, 0), "7");
         assert_eq!(decimal_to_double(12345, 10, 2), 123.45);
         assert_eq!(decimal_to_double(1, 38, 1), 0.1);
+    }
+
+    #[test]
+    fn integer_columns_to_decimal_match_the_value_rule() {
+        let values = [Some(0), Some(7), Some(-42), None, Some(i64::MAX), Some(i64::MIN), Some(99_999)];
+        let input: ArrayRef = Arc::new(arrow::array::Int64Array::from(values.to_vec()));
+        for (p, s) in [(19, 0), (22, 3), (5, 0), (7, 2), (38, 18), (38, 20), (38, 38)] {
+            let out = integers_to_decimal(&input, p, s).unwrap().unwrap();
+            let out = out.as_primitive::<Decimal128Type>();
+            assert_eq!(out.data_type(), &DataType::Decimal128(p, s));
+            for (i, v) in values.iter().enumerate() {
+                let expected = v.and_then(|x| match decimal_from(Val::Int(x), p, s).unwrap() {
+                    Some(Out::Dec(d)) => Some(d),
+                    _ => None,
+                });
+                assert_eq!(out.is_valid(i).then(|| out.value(i)), expected, "{v:?} as DECIMAL({p}, {s})");
+            }
+        }
+        let small: ArrayRef = Arc::new(arrow::array::Int8Array::from(vec![Some(-128), None]));
+        let out = integers_to_decimal(&small, 4, 1).unwrap().unwrap();
+        assert_eq!(out.as_primitive::<Decimal128Type>().value(0), -1280);
+        assert!(out.is_null(1));
+        let text: ArrayRef = Arc::new(arrow::array::StringArray::from(vec!["1"]));
+        assert!(integers_to_decimal(&text, 5, 0).unwrap().is_none());
     }
 }

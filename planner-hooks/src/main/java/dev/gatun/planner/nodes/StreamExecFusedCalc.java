@@ -41,15 +41,14 @@ public final class StreamExecFusedCalc extends StreamExecCalc
     @JsonProperty(FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
     /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
-    private FusedPlace place;
+    private final FusedPlace place;
 
     public StreamExecFusedCalc(ReadableConfig tableConfig, List<RexNode> projection, RexNode condition,
                                InputProperty inputProperty, RowType outputType, String description,
                                NativeCalcSpec island, FusedPlace place) {
         this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedCalc.class),
                 ExecNodeContext.newPersistedConfig(StreamExecFusedCalc.class, tableConfig), projection, condition,
-                Collections.singletonList(inputProperty), outputType, description, island);
-        this.place = place;
+                Collections.singletonList(inputProperty), outputType, description, island, place);
     }
 
     @JsonCreator
@@ -63,9 +62,16 @@ public final class StreamExecFusedCalc extends StreamExecCalc
             @JsonProperty(FIELD_NAME_OUTPUT_TYPE) RowType outputType,
             @JsonProperty(FIELD_NAME_DESCRIPTION) String description,
             @JsonProperty(FIELD_NAME_ISLAND) NativeCalcSpec island) {
+        this(id, context, persistedConfig, projection, condition, inputProperties, outputType, description, island,
+                island == null ? null : new FusedPlace(island));
+    }
+
+    private StreamExecFusedCalc(int id, ExecNodeContext context, ReadableConfig persistedConfig,
+                                List<RexNode> projection, RexNode condition, List<InputProperty> inputProperties,
+                                RowType outputType, String description, NativeCalcSpec island, FusedPlace place) {
         super(id, context, persistedConfig, projection, condition, inputProperties, outputType, description);
         this.island = Objects.requireNonNull(island, "a " + TYPE_NAME + " node without its " + FIELD_NAME_ISLAND);
-        this.place = new FusedPlace(island);
+        this.place = place;
     }
 
     @SuppressWarnings("unchecked")

@@ -40,15 +40,14 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
     @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
     /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
-    private FusedPlace place;
+    private final FusedPlace place;
 
     public StreamExecFusedMiniBatchAssigner(ReadableConfig tableConfig, MiniBatchInterval interval,
                                             InputProperty inputProperty, RowType outputType, String description,
                                             NativeCalcSpec island, FusedPlace place) {
         this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedMiniBatchAssigner.class),
                 ExecNodeContext.newPersistedConfig(StreamExecFusedMiniBatchAssigner.class, tableConfig),
-                interval, Collections.singletonList(inputProperty), outputType, description, island);
-        this.place = place;
+                interval, Collections.singletonList(inputProperty), outputType, description, island, place);
     }
 
     @JsonCreator
@@ -61,10 +60,18 @@ public final class StreamExecFusedMiniBatchAssigner extends StreamExecMiniBatchA
             @JsonProperty(FIELD_NAME_OUTPUT_TYPE) RowType outputType,
             @JsonProperty(FIELD_NAME_DESCRIPTION) String description,
             @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND) NativeCalcSpec island) {
+        this(id, context, persistedConfig, interval, inputProperties, outputType, description, island,
+                island == null ? null : new FusedPlace(island));
+    }
+
+    private StreamExecFusedMiniBatchAssigner(int id, ExecNodeContext context, ReadableConfig persistedConfig,
+                                             MiniBatchInterval interval, List<InputProperty> inputProperties,
+                                             RowType outputType, String description, NativeCalcSpec island,
+                                             FusedPlace place) {
         super(id, context, persistedConfig, interval, inputProperties, outputType, description);
         this.island = Objects.requireNonNull(island,
                 "a " + TYPE_NAME + " node without its " + StreamExecFusedCalc.FIELD_NAME_ISLAND);
-        this.place = new FusedPlace(island);
+        this.place = place;
     }
 
     @SuppressWarnings("unchecked")

@@ -40,7 +40,7 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
     @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND)
     private final NativeCalcSpec island;
     /** Not in a compiled plan: a node restored from one never runs the island (see {@link FusedPlace}). */
-    private FusedPlace place;
+    private final FusedPlace place;
 
     public StreamExecFusedWatermarkAssigner(ReadableConfig tableConfig, RexNode watermarkExpr, int rowtimeFieldIndex,
                                             InputProperty inputProperty, RowType outputType, String description,
@@ -48,8 +48,7 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
         this(ExecNodeContext.newNodeId(), PlanNodes.context(StreamExecFusedWatermarkAssigner.class),
                 ExecNodeContext.newPersistedConfig(StreamExecFusedWatermarkAssigner.class, tableConfig),
                 watermarkExpr, rowtimeFieldIndex, Collections.singletonList(inputProperty), outputType, description,
-                island);
-        this.place = place;
+                island, place);
     }
 
     @JsonCreator
@@ -63,11 +62,19 @@ public final class StreamExecFusedWatermarkAssigner extends StreamExecWatermarkA
             @JsonProperty(FIELD_NAME_OUTPUT_TYPE) RowType outputType,
             @JsonProperty(FIELD_NAME_DESCRIPTION) String description,
             @JsonProperty(StreamExecFusedCalc.FIELD_NAME_ISLAND) NativeCalcSpec island) {
+        this(id, context, persistedConfig, watermarkExpr, rowtimeFieldIndex, inputProperties, outputType, description,
+                island, island == null ? null : new FusedPlace(island));
+    }
+
+    private StreamExecFusedWatermarkAssigner(int id, ExecNodeContext context, ReadableConfig persistedConfig,
+                                             RexNode watermarkExpr, int rowtimeFieldIndex,
+                                             List<InputProperty> inputProperties, RowType outputType,
+                                             String description, NativeCalcSpec island, FusedPlace place) {
         super(id, context, persistedConfig, watermarkExpr, rowtimeFieldIndex, inputProperties, outputType,
                 description);
         this.island = Objects.requireNonNull(island,
                 "a " + TYPE_NAME + " node without its " + StreamExecFusedCalc.FIELD_NAME_ISLAND);
-        this.place = new FusedPlace(island);
+        this.place = place;
     }
 
     @SuppressWarnings("unchecked")

@@ -15,6 +15,9 @@ abstract class FieldCalls {
     /** Any row, through its getters. */
     abstract void fields(ValueWriter[] writers, int[] positions, RowData row, int index);
 
+    /** Every field NULL (the row itself is NULL). */
+    abstract void nulls(ValueWriter[] writers, int index);
+
     /**
      * A fresh copy of {@link UnrolledFieldCalls} (a hidden class, unloaded with its last instance),
      * so its call sites carry this schema's profile only; the shared class if that is not possible.

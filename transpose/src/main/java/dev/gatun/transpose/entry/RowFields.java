@@ -72,13 +72,6 @@ final class RowFields {
 
     /** Every selected field NULL (the row itself is NULL). */
     void writeNulls(int index) {
-        int k = 0;
-        try {
-            for (; k < writers.length; k++) {
-                writers[k].writeNull(index);
-            }
-        } catch (RuntimeException e) {
-            throw FieldFailure.at(writers[k].name, e);
-        }
+        calls.nulls(writers, index);
     }
 }

@@ -40,11 +40,16 @@ abstract class ValueWriter {
         }
     }
 
-    void writeNull(int index) {
+    final void writeNull(int index) {
+        requireNullable();
+        setNull(index);
+    }
+
+    /** Fails unless the Arrow field accepts NULL. */
+    final void requireNullable() {
         if (!nullable) {
             throw new IllegalArgumentException("NULL in NOT NULL field " + name);
         }
-        setNull(index);
     }
 
     abstract void setNull(int index);
