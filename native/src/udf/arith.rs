@@ -12,7 +12,10 @@
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, ArrowPrimitiveType, AsArray, Decimal128Array, PrimitiveArray};
+use arrow::array::{
+    Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanBufferBuilder, Decimal128Array, PrimitiveArray,
+};
+use arrow::buffer::NullBuffer;
 use arrow::compute::kernels::arity::{binary, try_binary, unary};
 use arrow::datatypes::{
     DataType, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
@@ -186,16 +189,20 @@ fn decimal_op(a: &ArrayRef, b: &ArrayRef, op: DecOp, out_type: &DataType) -> Res
         a.as_primitive::<Decimal128Type>(),
         b.as_primitive::<Decimal128Type>(),
     );
-    let values = (0..a.len()).map(|i| {
-        if a.is_null(i) || b.is_null(i) {
-            return Ok(None);
-        }
-        decimal::apply(op, (a.value(i), ta.scale), (b.value(i), tb.scale), out).map_err(|e| {
-            ArrowError::ComputeError(format!("java.lang.ArithmeticException: {}", e.0))
-        })
-    });
-    let array = values
-        .collect::<std::result::Result<Decimal128Array, ArrowError>>()?
+    let nulls = NullBuffer::union(a.nulls(), b.nulls());
+    let mut values = Vec::with_capacity(a.len());
+    let mut valid = BooleanBufferBuilder::new(a.len());
+    for (i, (&x, &y)) in a.values().iter().zip(b.values().iter()).enumerate() {
+        let r = match &nulls {
+            Some(n) if n.is_null(i) => None,
+            _ => decimal::apply(op, (x, ta.scale), (y, tb.scale), out).map_err(|e| {
+                ArrowError::ComputeError(format!("java.lang.ArithmeticException: {}", e.0))
+            })?,
+        };
+        values.push(r.unwrap_or(0));
+        valid.append(r.is_some());
+    }
+    let array = Decimal128Array::new(values.into(), Some(NullBuffer::new(valid.finish())))
         .with_precision_and_scale(out.precision, out.scale)?;
     Ok(Arc::new(array))
 }
