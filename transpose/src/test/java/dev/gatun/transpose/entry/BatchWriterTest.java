@@ -30,6 +30,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
@@ -167,6 +168,61 @@ class BatchWriterTest {
                 TransposeException e = assertThrows(TransposeException.class,
                         () -> writer.write(new Tripwire(rows.get(0), Tripwire.Spec.of(readable))));
                 assertEquals("c27", e.field());
+            }
+        }
+    }
+
+    /** A NULL nested row makes every selected sub-field NULL, past the unrolled call sites too. */
+    @Test
+    void aNullNestedRowWiderThanTheUnrolledCallSites() {
+        List<RowType.RowField> inner = new ArrayList<>();
+        List<RowType.RowField> flat = new ArrayList<>(List.of(new RowType.RowField("id", new IntType())));
+        List<int[]> paths = new ArrayList<>(List.of(new int[] {0}));
+        for (int i = 0; i < 30; i++) {
+            LogicalType type = i % 2 == 0 ? new IntType(false) : new VarCharType(VarCharType.MAX_LENGTH);
+            inner.add(new RowType.RowField("c" + i, type));
+            flat.add(new RowType.RowField("r.c" + i, type.copy(true)));
+            paths.add(new int[] {1, i});
+        }
+        RowType nested = new RowType(List.of(new RowType.RowField("id", new IntType()),
+                new RowType.RowField("r", new RowType(inner))));
+        List<GenericRowData> rows = new ArrayList<>();
+        List<GenericRowData> expected = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            GenericRowData values = new GenericRowData(30);
+            GenericRowData out = new GenericRowData(31);
+            out.setField(0, r);
+            for (int i = 0; i < 30; i++) {
+                Object v = i % 2 == 0 ? (Object) (i * r) : (i + r) % 5 == 0 ? null : StringData.fromString("v" + i + r);
+                values.setField(i, v);
+                out.setField(i + 1, r % 2 == 0 ? null : v);
+            }
+            rows.add(GenericRowData.of(r, r % 2 == 0 ? null : values));
+            expected.add(out);
+        }
+        for (RowForms form : List.of(RowForms.GENERIC, RowForms.BINARY_HEAP)) {
+            try (NativeAllocator allocator = Transposes.allocator("nested nulls");
+                 BatchWriter writer = new BatchWriter(nested, paths, types, 4, true, allocator)) {
+                List<RowData> inputs = new ArrayList<>();
+                for (GenericRowData r : rows) {
+                    inputs.add(form.convert(r, nested, new Random(1)));
+                }
+                Transposes.assertBatches(new RowType(flat), types, Transposes.writeAll(writer, inputs), expected,
+                        b -> b, "nested nulls " + form);
+            }
+        }
+        List<RowType.RowField> strict = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            strict.add(new RowType.RowField("c" + i, new IntType(i != 27)));
+        }
+        RowType notNull = new RowType(List.of(new RowType.RowField("id", new IntType()),
+                new RowType.RowField("r", new RowType(false, strict))));
+        for (RowForms form : List.of(RowForms.GENERIC, RowForms.BINARY_HEAP)) {
+            try (NativeAllocator allocator = Transposes.allocator("nested not null");
+                 BatchWriter writer = new BatchWriter(notNull, paths, types, 4, true, allocator)) {
+                RowData bad = form.convert(GenericRowData.of(1, null), notNull, new Random(1));
+                TransposeException e = assertThrows(TransposeException.class, () -> writer.write(bad));
+                assertEquals("r.c27", e.field(), form.toString());
             }
         }
     }
