@@ -24,14 +24,6 @@ abstract class ValueWriter {
     /** Points this writer (and its children) at the vectors of a new batch. */
     abstract void bind(ValueVector vector);
 
-    final void writeField(RowData row, int pos, int index) {
-        if (row.isNullAt(pos)) {
-            writeNull(index);
-        } else {
-            fromRow(row, pos, index);
-        }
-    }
-
     final void writeElement(ArrayData array, int i, int index) {
         if (array.isNullAt(i)) {
             writeNull(index);
