@@ -16,7 +16,7 @@ final class RowFields {
     private final ValueWriter[] writers;
     /** Offset of each selected slot from the start of a binary row. */
     private final int[] slots;
-    private final FieldCalls calls = FieldCalls.specialized();
+    private final FieldCalls calls;
 
     RowFields(int arity, int[] positions, ValueWriter[] writers) {
         if (positions.length != writers.length) {
@@ -25,6 +25,7 @@ final class RowFields {
         this.arity = arity;
         this.positions = positions.clone();
         this.writers = writers.clone();
+        this.calls = FieldCalls.forWriters(this.writers);
         this.slots = new int[positions.length];
         int fixed = BinaryRowData.calculateBitSetWidthInBytes(arity);
         for (int k = 0; k < positions.length; k++) {
