@@ -257,7 +257,7 @@ public final class E2eRunner {
                 + run.backend() + "/" + phase + "/" + index;
         boolean checkpoint = settings.checkpoint() && mode.equals(Trial.STREAMING);
         int restPort = checkpoint ? CheckpointProbe.freePort() : 0;
-        TableEnvironment tEnv = prepare(query, engine, mode, true, reuse, run.backend(), restPort, key);
+        TableEnvironment tEnv = prepare(query, engine, mode, query.forced(), reuse, run.backend(), restPort, key);
         String insert = "INSERT INTO sink " + query.sql();
         if (index == 0 && phase.equals(firstPhase()) && settings.plansDir() != null) {
             String plan = engine.explain(tEnv, insert);
@@ -266,7 +266,8 @@ public final class E2eRunner {
                     + Trial.reuseLabel(reuse) + ".txt"), plan);
             PlanDecisions decisions = PlanDecisions.of(plan);
             String id = planId(query, mode);
-            if (engine.canForceNative() && !decisions.allNative() && !notNative.containsKey(id)) {
+            boolean asExpected = query.forced() ? decisions.allNative() : decisions.anyNative();
+            if (engine.canForceNative() && !asExpected && !notNative.containsKey(id)) {
                 String why = decisions.querySummary();
                 notNative.put(id, why);
                 System.out.println("  NOTE: " + id + " is not all native on " + engine.name() + ": " + why);

@@ -58,6 +58,11 @@ public record PlanDecisions(List<String> nativeCalcs, List<String> stockCalcs, L
         return !nativeCalcs.isEmpty() && stockCalcs.isEmpty();
     }
 
+    /** Whether at least one of the query's islands (a Calc or an aggregate) runs natively. */
+    public boolean anyNative() {
+        return !nativeCalcs.isEmpty();
+    }
+
     /**
      * One line: {@code native}, {@code stock (reason; ...)} or {@code partly native (n of m Calcs;
      * stock: reason; ...)} for the query's Calcs, then what happened to a Calc before a

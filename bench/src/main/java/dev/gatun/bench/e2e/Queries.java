@@ -8,7 +8,8 @@ import java.util.Map;
  * The queries of the end-to-end comparison: the Nexmark benchmark's stateless queries
  * ({@code q0}, {@code q1}, {@code q2}, {@code q21}, {@code q22}, over its views of the wide event
  * table), then issue #7's queries over flat Nexmark-style bids and a wide row, then issue #13's
- * aggregations over the Nexmark stream (two-phase, under the public Nexmark table configuration).
+ * aggregations over the Nexmark stream (two-phase, under the public Nexmark table configuration),
+ * which run {@linkplain Query#asPlanned() as planned}.
  */
 public final class Queries {
     // issue #12's targets (task CPU stock ÷ Gatun): Nexmark under both object-reuse settings, the
@@ -110,22 +111,22 @@ public final class Queries {
                             + " MIN(price) AS min_price, MAX(price) AS max_price, AVG(price) AS avg_price,"
                             + " SUM(price) AS sum_price"
                             + " FROM bid GROUP BY auction, DATE_FORMAT(`dateTime`, 'yyyy-MM-dd')",
-                    AGGREGATE).with(NEXMARK_TABLE_CONFIG),
+                    AGGREGATE).with(NEXMARK_TABLE_CONFIG).asPlanned(),
             Query.flat("aggflat", "two-phase group aggregate over flat bids (no watermark)", "bid",
                     "SELECT auction, COUNT(*) AS bids, COUNT(*) FILTER (WHERE price < 10000) AS cheap,"
                             + " MIN(price) AS min_price, MAX(price) AS max_price, AVG(price) AS avg_price,"
                             + " SUM(price) AS sum_price FROM bid GROUP BY auction",
-                    AGGREGATE).with(NEXMARK_TABLE_CONFIG),
+                    AGGREGATE).with(NEXMARK_TABLE_CONFIG).asPlanned(),
             Query.nexmark("q7w", "Nexmark q7's window part: TUMBLE 10 s MAX(price) per auction",
                     "SELECT auction, window_start, window_end, MAX(price) AS max_price"
                             + " FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '10' SECOND))"
                             + " GROUP BY auction, window_start, window_end",
-                    WINDOW_AGGREGATE).with(NEXMARK_TABLE_CONFIG),
+                    WINDOW_AGGREGATE).with(NEXMARK_TABLE_CONFIG).asPlanned(),
             Query.nexmark("q5w", "Nexmark q5's window part: HOP 10 s / 2 s COUNT(*) per auction",
                     "SELECT auction, COUNT(*) AS num, window_start AS starttime, window_end AS endtime"
                             + " FROM TABLE(HOP(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '2' SECOND,"
                             + " INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end",
-                    WINDOW_AGGREGATE).with(NEXMARK_TABLE_CONFIG));
+                    WINDOW_AGGREGATE).with(NEXMARK_TABLE_CONFIG).asPlanned());
 
     // ---- issue #14's batch aggregates: the local hash aggregate (with the Calc below it) native.
     // Not in ALL (its queries are stateless Calcs); select them by id or as "batch-aggregates".
@@ -143,11 +144,11 @@ public final class Queries {
                             + " AVG(l_discount) AS avg_disc, COUNT(*) AS count_order FROM lineitem"
                             + " WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY"
                             + " GROUP BY l_returnflag, l_linestatus",
-                    BATCH_AGGREGATE),
+                    BATCH_AGGREGATE).asPlanned(),
             Query.nexmark("bidagg", "Nexmark bids per auction: COUNT, SUM, MIN, MAX, AVG of price",
                     "SELECT auction, COUNT(*) AS bids, SUM(price) AS total, MIN(price) AS low, MAX(price) AS high,"
                             + " AVG(price) AS average FROM bid GROUP BY auction",
-                    BATCH_AGGREGATE));
+                    BATCH_AGGREGATE).asPlanned());
 
     // ---- end of issue #14's batch aggregates
 

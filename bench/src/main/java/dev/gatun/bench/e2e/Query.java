@@ -10,28 +10,38 @@ import java.util.Map;
 /**
  * One end-to-end query: a {@code SELECT} over what {@code ddl} creates (a table of {@code rows}
  * input rows, and views over it), and its target as the lowest acceptable native/stock throughput
- * ratio. The Gatun runs always set {@code gatun.native.force}: the benchmark measures the native
- * path itself, and its figures are what the planner's cost rule ({@code CostRule.ALONE} and {@code CostRule.FUSED})
- * decides with.
+ * ratio.
+ *
+ * <p>The Gatun runs of a Calc query set {@code gatun.native.force}: the benchmark measures the
+ * native Calc itself, and its figures are what the planner's cost rule ({@code CostRule.ALONE} and
+ * {@code CostRule.FUSED}) decides with. An aggregate query runs {@link #asPlanned() as planned}:
+ * what the aggregate islands cost in the plan {@code Gatun.enable} gives a user, with the Calcs
+ * around them where the cost rule puts them.
  *
  * @param source what the query reads: a {@code gatun-nexmark} kind, or {@code nexmark} for the
  *     Nexmark event stream and its views
+ * @param forced whether the Gatun runs set {@code gatun.native.force}
  */
 public record Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets,
-                    Map<String, String> config) {
+                    Map<String, String> config, boolean forced) {
     public Query {
         config = Map.copyOf(config);
     }
 
     public Query(String id, String title, String source, Ddl ddl, String sql, CpuTargets targets) {
-        this(id, title, source, ddl, sql, targets, Map.of());
+        this(id, title, source, ddl, sql, targets, Map.of(), true);
     }
 
     /** This query with {@code options} set in its table configuration (both engines). */
     public Query with(Map<String, String> options) {
         Map<String, String> all = new java.util.LinkedHashMap<>(config);
         all.putAll(options);
-        return new Query(id, title, source, ddl, sql, targets, all);
+        return new Query(id, title, source, ddl, sql, targets, all, forced);
+    }
+
+    /** This query with its Gatun runs planned as {@code Gatun.enable} alone plans them (no force switch). */
+    public Query asPlanned() {
+        return new Query(id, title, source, ddl, sql, targets, config, false);
     }
 
     /**

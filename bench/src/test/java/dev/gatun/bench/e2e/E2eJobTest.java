@@ -134,6 +134,34 @@ class E2eJobTest {
         assertEquals(List.of("tpch1", "q1"), Queries.select("tpch1,q1").stream().map(Query::id).toList());
     }
 
+    /**
+     * The aggregate queries run as {@code Gatun.enable} plans them (no force switch), and that plan
+     * has every aggregate native; the Calc queries keep the force switch.
+     */
+    @Test
+    void aggregateQueriesRunAsPlannedWithEveryAggregateNative() {
+        GatunEngine gatun = new GatunEngine();
+        assertTrue(gatun.unavailableReason().isEmpty(), () -> gatun.unavailableReason().get());
+        List<Query> all = new java.util.ArrayList<>(Queries.ALL);
+        all.addAll(Queries.BATCH_AGGREGATES);
+        for (Query q : all) {
+            assertEquals(q.sql().contains("GROUP BY"), !q.forced(), q.id());
+            if (q.forced()) {
+                continue;
+            }
+            boolean batch = Queries.BATCH_AGGREGATES.contains(q);
+            TableEnvironment tEnv = TableEnvironment.create(batch ? EnvironmentSettings.inBatchMode()
+                    : EnvironmentSettings.inStreamingMode());
+            q.config().forEach(tEnv.getConfig()::set);
+            gatun.configure(tEnv);
+            q.ddl().statements(10, 1, RowFormat.GENERIC).forEach(tEnv::executeSql);
+            String plan = gatun.explain(tEnv, q.sql());
+            String gatunSection = plan.substring(plan.indexOf("== Gatun =="));
+            assertTrue(gatunSection.lines().filter(l -> l.contains("Aggregate(")).allMatch(l -> l.startsWith("native: "))
+                    && gatunSection.contains("Aggregate("), q.id() + "\n" + plan);
+        }
+    }
+
     @Test
     void everyQueryRunsAsANativeIslandUnderGatun() {
         GatunEngine gatun = new GatunEngine();
