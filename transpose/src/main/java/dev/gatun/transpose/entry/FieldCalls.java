@@ -38,12 +38,17 @@ abstract class FieldCalls {
         if (shared != null) {
             return shared;
         }
-        FieldCalls copy = specialized();
-        if (SHARED.size() >= MAX_SHARED) {
+        synchronized (SHARED) { // once per signature: keeps the bound exact
+            shared = SHARED.get(signature);
+            if (shared != null) {
+                return shared;
+            }
+            FieldCalls copy = specialized();
+            if (SHARED.size() < MAX_SHARED) {
+                SHARED.put(signature, copy);
+            }
             return copy;
         }
-        FieldCalls raced = SHARED.putIfAbsent(signature, copy);
-        return raced != null ? raced : copy;
     }
 
     /** How many writer signatures have a shared copy. */
