@@ -13,7 +13,7 @@ import org.apache.flink.table.data.RowData;
 abstract class FieldCalls {
     private static final byte[] TEMPLATE = template();
     /** Beyond this many writer signatures, a copy is no longer kept for the next operator with the same one. */
-    static final int MAX_SHARED = 256;
+    private static final int MAX_SHARED = 256;
     private static final Map<List<Class<?>>, FieldCalls> SHARED = new ConcurrentHashMap<>();
 
     /** A binary row in place: null bits and slots of the row starting at {@code row}. */
@@ -49,11 +49,6 @@ abstract class FieldCalls {
             }
             return copy;
         }
-    }
-
-    /** How many writer signatures have a shared copy. */
-    static int sharedCount() {
-        return SHARED.size();
     }
 
     /**
