@@ -190,14 +190,18 @@ fn decimal_op(a: &ArrayRef, b: &ArrayRef, op: DecOp, out_type: &DataType) -> Res
         b.as_primitive::<Decimal128Type>(),
     );
     let nulls = NullBuffer::union(a.nulls(), b.nulls());
+    let fast = decimal::ExactI128::new(op, ta, tb, out);
     let mut values = Vec::with_capacity(a.len());
     let mut valid = BooleanBufferBuilder::new(a.len());
     for (i, (&x, &y)) in a.values().iter().zip(b.values().iter()).enumerate() {
         let r = match &nulls {
             Some(n) if n.is_null(i) => None,
-            _ => decimal::apply(op, (x, ta.scale), (y, tb.scale), out).map_err(|e| {
-                ArrowError::ComputeError(format!("java.lang.ArithmeticException: {}", e.0))
-            })?,
+            _ => match fast.and_then(|f| f.apply(x, y)) {
+                Some(r) => r,
+                None => decimal::apply(op, (x, ta.scale), (y, tb.scale), out).map_err(|e| {
+                    ArrowError::ComputeError(format!("java.lang.ArithmeticException: {}", e.0))
+                })?,
+            },
         };
         values.push(r.unwrap_or(0));
         valid.append(r.is_some());

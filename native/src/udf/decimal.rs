@@ -160,6 +160,62 @@ impl DecType {
     }
 }
 
+/// An add, subtract or multiply over fixed operand and result types whose exact result
+/// already has the result scale (no rounding) and a precision of at most 38: a column's
+/// rows then need only checked `i128` operations and the precision bound, with the
+/// multipliers and the bound worked out once.
+#[derive(Debug, Clone, Copy)]
+pub struct ExactI128 {
+    op: DecOp,
+    /// `10^(common scale - operand scale)` aligning each operand of an add or subtract.
+    align: (i128, i128),
+    /// `10^precision` of the result.
+    bound: u128,
+}
+
+impl ExactI128 {
+    /// The fast path for `a op b` into `out`, when there is one.
+    pub fn new(op: DecOp, a: DecType, b: DecType, out: DecType) -> Option<Self> {
+        if out.precision > MAX_PRECISION || a.scale < 0 || b.scale < 0 {
+            return None;
+        }
+        let (sa, sb) = (
+            usize::from(a.scale.unsigned_abs()),
+            usize::from(b.scale.unsigned_abs()),
+        );
+        let common = sa.max(sb);
+        let (align, scale) = match op {
+            DecOp::Add | DecOp::Subtract => (
+                (*POW10_I128.get(common - sa)?, *POW10_I128.get(common - sb)?),
+                common,
+            ),
+            DecOp::Multiply => ((1, 1), sa + sb),
+            DecOp::Divide | DecOp::Mod => return None,
+        };
+        (i32::try_from(scale).ok()? == i32::from(out.scale)).then(|| Self {
+            op,
+            align,
+            bound: POW10_I128[usize::from(out.precision)] as u128,
+        })
+    }
+
+    /// [`apply`] of `a op b`, or `None` when an `i128` step overflows (only [`apply`]'s
+    /// exact `i256` arithmetic then decides).
+    #[inline]
+    pub fn apply(&self, a: i128, b: i128) -> Option<Option<i128>> {
+        let exact = match self.op {
+            DecOp::Add => a
+                .checked_mul(self.align.0)?
+                .checked_add(b.checked_mul(self.align.1)?)?,
+            DecOp::Subtract => a
+                .checked_mul(self.align.0)?
+                .checked_sub(b.checked_mul(self.align.1)?)?,
+            _ => a.checked_mul(b)?,
+        };
+        Some((exact.unsigned_abs() < self.bound).then_some(exact))
+    }
+}
+
 /// The binary decimal operators of Flink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DecOp {
@@ -358,6 +414,66 @@ mod tests {
             precision: p,
             scale: s,
         }
+    }
+
+    #[test]
+    fn the_i128_fast_path_equals_apply() {
+        let types = [
+            t(19, 0),
+            t(4, 3),
+            t(23, 3),
+            t(10, 2),
+            t(5, 3),
+            t(38, 0),
+            t(38, 10),
+            t(2, 2),
+        ];
+        let values = [
+            0i128,
+            1,
+            -1,
+            908,
+            999_999,
+            -12_345_678,
+            10i128.pow(37) + 7,
+            -(10i128.pow(38) - 1),
+            i128::MAX / 3,
+        ];
+        let mut fast_paths = 0;
+        for op in [
+            DecOp::Add,
+            DecOp::Subtract,
+            DecOp::Multiply,
+            DecOp::Divide,
+            DecOp::Mod,
+        ] {
+            for ta in types {
+                for tb in types {
+                    let out = result_type(op, ta, tb);
+                    let Some(fast) = ExactI128::new(op, ta, tb, out) else {
+                        continue;
+                    };
+                    fast_paths += 1;
+                    for a in values
+                        .iter()
+                        .filter(|v| v.unsigned_abs() < 10u128.pow(ta.precision.into()))
+                    {
+                        for b in values
+                            .iter()
+                            .filter(|v| v.unsigned_abs() < 10u128.pow(tb.precision.into()))
+                        {
+                            let general = apply(op, (*a, ta.scale), (*b, tb.scale), out).unwrap();
+                            if let Some(r) = fast.apply(*a, *b) {
+                                assert_eq!(r, general, "{op:?} {a} {ta:?} {b} {tb:?} -> {out:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast_paths > 50, "{fast_paths} fast paths");
+        assert!(ExactI128::new(DecOp::Multiply, t(38, 10), t(38, 10), t(38, 6)).is_none());
+        assert!(ExactI128::new(DecOp::Divide, t(10, 2), t(5, 3), t(19, 8)).is_none());
     }
 
     #[test]
