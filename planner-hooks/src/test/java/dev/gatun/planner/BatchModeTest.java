@@ -120,19 +120,19 @@ class BatchModeTest {
         }
     }
 
-    /** By default (no force switch) a batch Calc reading ROW fields goes native; the same work over flat columns stays stock. */
+    /** By default (no force switch) a batch filter reading ROW fields goes native; the same filter over flat columns stays stock. */
     @Test
-    void byDefaultOnlyBatchCalcsReadingRowFieldsGoNative() {
-        String nested = "SELECT id, t.r.x * 2 FROM t WHERE t.r.x > 3";
-        String flat = "SELECT id, a * 2 FROM t WHERE a > 3";
+    void byDefaultABatchFilterGoesNativeOnlyWhenItReadsRowFields() {
+        String nested = "SELECT id, t.r.x FROM t WHERE t.r.x > 3";
+        String flat = "SELECT id, a FROM t WHERE a > 3";
         batch.set("gatun.native.force", "false");
         try {
             String nestedPlan = batch.explain(nested);
             assertTrue(nestedPlan.contains("native: Calc("), nestedPlan);
             String flatPlan = batch.explain(flat);
             assertTrue(flatPlan.contains(String.format(Locale.ROOT, "stock (cost rule: a Calc of %s measured %.2fx stock in"
-                    + " batch mode", CostRule.Shape.CHEAP_PROJECTION.description(), CostRule.measured(
-                            CostRule.Shape.CHEAP_PROJECTION, CostRule.Planning.BATCH_FLAT, false).orElseThrow())), flatPlan);
+                    + " batch mode", CostRule.Shape.CHEAP_FILTER.description(), CostRule.measured(
+                            CostRule.Shape.CHEAP_FILTER, CostRule.Planning.BATCH_FLAT, false).orElseThrow())), flatPlan);
         } finally {
             batch.set("gatun.native.force", "true");
         }
