@@ -439,7 +439,7 @@ mod tests {
             -(10i128.pow(38) - 1),
             i128::MAX / 3,
         ];
-        let mut fast_paths = 0;
+        let (mut fast_paths, mut compared) = (0, 0);
         for op in [
             DecOp::Add,
             DecOp::Subtract,
@@ -465,6 +465,7 @@ mod tests {
                             let general = apply(op, (*a, ta.scale), (*b, tb.scale), out).unwrap();
                             if let Some(r) = fast.apply(*a, *b) {
                                 assert_eq!(r, general, "{op:?} {a} {ta:?} {b} {tb:?} -> {out:?}");
+                                compared += 1;
                             }
                         }
                     }
@@ -472,6 +473,10 @@ mod tests {
             }
         }
         assert!(fast_paths > 50, "{fast_paths} fast paths");
+        assert!(
+            compared > 1000,
+            "{compared} results of the fast path compared"
+        );
         assert!(ExactI128::new(DecOp::Multiply, t(38, 10), t(38, 10), t(38, 6)).is_none());
         assert!(ExactI128::new(DecOp::Divide, t(10, 2), t(5, 3), t(19, 8)).is_none());
     }
