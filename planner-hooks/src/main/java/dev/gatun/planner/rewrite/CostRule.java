@@ -100,29 +100,30 @@ public final class CostRule {
      * The same for a Calc of a batch job ({@code execution.runtime-mode: batch}). Flink's batch
      * executor always enables object reuse, so stock pays no copy into the Calc, and nothing is fused
      * (a batch plan has no WatermarkAssigner). From the batch run of the e2e benchmark
-     * ({@code bin/gatun bench e2e --rows 500000 --warmups 1 --trials 5 --mode batch}, every query,
-     * 2026-12-04 17:33 UTC, tight-loop source, steal 0.2 %, docs/bench/batch/e2e-summary.md),
+     * ({@code bin/gatun bench e2e --rows 500000 --warmups 3 --trials 5 --mode batch}, every query,
+     * 2026-12-04 18:28 UTC, tight-loop source, steal under 0.1 %, docs/bench/batch/e2e-summary.md),
      * per shape the median over its queries of the median over trial pairs of stock ÷ Gatun task CPU.
      * What tells winners from losers there is the input more than the expressions: Calcs that read
      * fields of ROW columns (the Nexmark views over the wide event table) win, Calcs over flat rows
-     * win only on cheap projections and string work. Reading ROW fields: CHEAP_PROJECTION q1 1.70;
-     * CHEAP_FILTER q0 1.38, q2 2.15; STRINGS q21 3.06, q22 1.63.
+     * win only on cheap projections and string work. Reading ROW fields: CHEAP_PROJECTION q1 1.65;
+     * CHEAP_FILTER q0 1.55, q2 2.45; STRINGS q21 2.81, q22 1.62.
      */
     static final Map<Shape, Double> BATCH_NESTED = Map.of(
-            Shape.CHEAP_PROJECTION, 1.70,
-            Shape.CHEAP_FILTER, 1.77,
-            Shape.STRINGS, 2.35);
+            Shape.CHEAP_PROJECTION, 1.65,
+            Shape.CHEAP_FILTER, 2.00,
+            Shape.STRINGS, 2.21);
 
     /**
-     * The same for batch Calcs over flat rows: CHEAP_PROJECTION flatq1 1.20 (1.21 at 2,000,000 rows,
-     * 17:51 UTC, since DECIMAL arithmetic has an i128 fast path); CHEAP_FILTER flatq2 0.71; STRINGS
-     * strings 1.50, case 0.87, demo 1.37; OTHER decimal 1.29, timestamp 0.51.
+     * The same for batch Calcs over flat rows: CHEAP_PROJECTION flatq1 1.10 (1.20 with one warmup job,
+     * 17:33 UTC, and 1.21 at 2,000,000 rows, 17:51 UTC, since DECIMAL arithmetic has an i128 fast
+     * path); CHEAP_FILTER flatq2 0.84; STRINGS strings 1.84, case 0.76, demo 1.28; OTHER decimal 1.13,
+     * timestamp 0.63.
      */
     static final Map<Shape, Double> BATCH_FLAT = Map.of(
-            Shape.CHEAP_PROJECTION, 1.20,
-            Shape.CHEAP_FILTER, 0.71,
-            Shape.STRINGS, 1.37,
-            Shape.OTHER, 0.90);
+            Shape.CHEAP_PROJECTION, 1.10,
+            Shape.CHEAP_FILTER, 0.84,
+            Shape.STRINGS, 1.28,
+            Shape.OTHER, 0.88);
 
     /** How a Calc is planned, as far as the measurements tell them apart. */
     public enum Planning {
