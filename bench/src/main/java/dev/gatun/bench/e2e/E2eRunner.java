@@ -280,7 +280,14 @@ public final class E2eRunner {
         long start = System.nanoTime();
         TableResult result = tEnv.executeSql(insert);
         JobClient client = result.getJobClient().orElseThrow();
-        CheckpointProbe.Taken taken = checkpoint ? new CheckpointProbe(restPort).takeWhenPaused(key, client) : null;
+        CheckpointProbe.Taken taken;
+        try {
+            taken = checkpoint ? new CheckpointProbe(restPort).takeWhenPaused(key, client) : null;
+        } catch (Exception e) {
+            // its paused sources would keep the job, and with it this JVM, running
+            cancelQuietly(client, e);
+            throw e;
+        }
         JobExecutionResult job = client.getJobExecutionResult().get();
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         Checksums.Checksum checksum = Checksums.take(key);
@@ -310,5 +317,13 @@ public final class E2eRunner {
                         taken.bytes(), taken.millis()),
                 trial.resultRows(), trial.checksum());
         return trial;
+    }
+
+    private static void cancelQuietly(JobClient client, Exception cause) {
+        try {
+            client.cancel().get(1, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (Exception e) {
+            cause.addSuppressed(e);
+        }
     }
 }

@@ -15,8 +15,9 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
 /**
  * One checkpoint at a fixed point of the stream, through the embedded cluster's REST API: waits
  * until the job's {@link PausingSource} readers stopped, triggers a checkpoint
- * ({@code POST /jobs/:id/checkpoints}), waits for it to complete and reads its size and duration
- * from the job's checkpoint statistics, and the state backend from its checkpoint configuration.
+ * ({@code POST /jobs/:id/checkpoints}, again while the trigger fails before the checkpoint exists),
+ * waits for it to complete and reads its size and duration from its checkpoint statistics, and the
+ * state backend from the job's checkpoint configuration.
  */
 public final class CheckpointProbe {
     /** What one checkpoint cost: bytes written (the checkpointed size), end-to-end duration, state backend. */
@@ -24,6 +25,8 @@ public final class CheckpointProbe {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
+    /** Trigger attempts 20 ms apart: a task still deploying when the sources paused runs well within them. */
+    private static final int TRIGGER_ATTEMPTS = 250;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final String base;
@@ -49,28 +52,73 @@ public final class CheckpointProbe {
             if (job.getJobStatus().get().isTerminalState()) {
                 return null;
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the sources of job " + job.getJobID() + " never paused");
-            }
+            checkDeadline(deadline, "the sources of job " + job.getJobID() + " never paused");
             Thread.sleep(1);
         }
         JobID id = job.getJobID();
         String backend = get("/jobs/" + id + "/checkpoints/config").path("state_backend").asText("unknown");
-        send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + id + "/checkpoints"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build());
-        while (System.nanoTime() < deadline) {
-            JsonNode stats = get("/jobs/" + id + "/checkpoints");
-            JsonNode completed = stats.path("latest").path("completed");
-            if (!completed.isMissingNode() && !completed.isNull()) {
-                return new Taken(completed.path("checkpointed_size").asLong(-1),
-                        completed.path("end_to_end_duration").asLong(-1), backend);
+        long checkpointId = trigger(id, deadline);
+        while (true) {
+            JsonNode details = getOrNull("/jobs/" + id + "/checkpoints/details/" + checkpointId);
+            String status = details == null ? "" : details.path("status").asText("");
+            if (status.equals("COMPLETED")) {
+                return new Taken(details.path("checkpointed_size").asLong(-1),
+                        details.path("end_to_end_duration").asLong(-1), backend);
             }
-            if (stats.path("counts").path("failed").asLong(0) > 0) {
-                throw new IllegalStateException("the checkpoint of job " + id + " failed: " + stats.path("latest"));
+            if (status.equals("FAILED")) {
+                throw new IllegalStateException("checkpoint " + checkpointId + " of job " + id + " failed: "
+                        + details.path("failure_message").asText("(no message)"));
             }
+            checkDeadline(deadline, "the statistics of checkpoint " + checkpointId + " of job " + id
+                    + " did not show it completed within " + TIMEOUT);
             Thread.sleep(2);
         }
-        throw new IllegalStateException("the checkpoint of job " + id + " did not complete within " + TIMEOUT);
+    }
+
+    /**
+     * Triggers a checkpoint and waits until it completed: its id. A trigger can fail before the
+     * checkpoint exists, when a task behind the paused sources is not running yet (a short job
+     * pauses within milliseconds of its start); such a trigger is repeated while the job runs.
+     */
+    private long trigger(JobID id, long deadline) throws Exception {
+        String lastFailure = null;
+        int attempt = 0;
+        while (++attempt <= TRIGGER_ATTEMPTS) {
+            String request = send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + id + "/checkpoints"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .build()).path("request-id").asText();
+            JsonNode result = get("/jobs/" + id + "/checkpoints/" + request);
+            while (result.path("status").path("id").asText().equals("IN_PROGRESS")) {
+                checkDeadline(deadline, "the checkpoint of job " + id + " did not complete within " + TIMEOUT);
+                Thread.sleep(2);
+                result = get("/jobs/" + id + "/checkpoints/" + request);
+            }
+            JsonNode operation = result.path("operation");
+            if (operation.has("checkpointId")) {
+                return operation.path("checkpointId").asLong();
+            }
+            lastFailure = operation.path("failureCause").path("stack-trace").asText("?").lines().findFirst()
+                    .orElse("?");
+            if (!get("/jobs/" + id).path("state").asText().equals("RUNNING")) {
+                break; // the job failed or ended: no later trigger can succeed
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("the checkpoint of job " + id + " could not be taken in "
+                + Math.min(attempt, TRIGGER_ATTEMPTS) + " attempts; the last failed with " + lastFailure);
+    }
+
+    private static void checkDeadline(long deadline, String message) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(message);
+        }
+    }
+
+    /** The JSON at {@code path}, or null when the server answers 404 (statistics not there yet). */
+    private JsonNode getOrNull(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() == 404 ? null : check(response);
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {
@@ -78,10 +126,13 @@ public final class CheckpointProbe {
     }
 
     private JsonNode send(HttpRequest request) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return check(http.send(request, HttpResponse.BodyHandlers.ofString()));
+    }
+
+    private static JsonNode check(HttpResponse<String> response) throws IOException {
         if (response.statusCode() / 100 != 2) {
-            throw new IOException(request.method() + " " + request.uri() + ": HTTP " + response.statusCode() + " "
-                    + response.body());
+            throw new IOException(response.request().method() + " " + response.request().uri() + ": HTTP "
+                    + response.statusCode() + " " + response.body());
         }
         return JSON.readTree(response.body());
     }
