@@ -12,10 +12,15 @@ use crate::aggregate::window::WindowKind;
 use crate::ops::local_aggregate::window_plan::WindowProperty;
 use crate::{GatunError, GatunResult};
 
-/// One fired window's output: the key's row bytes, the window end and the measures' values.
+/// The windows one watermark fired (those not empty), in firing order.
+#[derive(Default)]
 struct Fired {
-    key: Box<[u8]>,
-    end: i64,
+    /// The keys' row bytes, one after another.
+    rows: Vec<u8>,
+    /// Where each key's bytes end in `rows`.
+    row_ends: Vec<usize>,
+    ends: Vec<i64>,
+    /// The emitted measures' values, `emitted.len()` per window.
     values: Vec<Value>,
 }
 
@@ -25,20 +30,22 @@ pub(super) fn fire_due(
     op: &mut WindowAggregateOperator,
     watermark: i64,
 ) -> GatunResult<Option<Vec<ArrayRef>>> {
-    let mut out = Vec::new();
+    let mut out = Fired::default();
+    let mut acc = Vec::with_capacity(op.width);
     while let Some((_, key, end)) = op.state.pop_timer(watermark) {
         let assigner = op.window.assigner;
         let (target, slices) = assigner.merge_slices(end);
-        let mut acc = match (assigner.kind(), target) {
-            (WindowKind::Hop, _) | (_, None) => op.init(),
-            (_, Some(t)) => op
-                .state
-                .slice(key, t)
-                .map_or_else(|| op.init(), <[Value]>::to_vec),
+        let start = match (assigner.kind(), target) {
+            (WindowKind::Hop, _) | (_, None) => None,
+            (_, Some(t)) => op.state.slice(key, t),
         };
+        acc.clear();
+        match start {
+            Some(values) => acc.extend_from_slice(values),
+            None => super::init_into(&op.measures, &mut acc),
+        }
         for s in slices {
             if let Some(other) = op.state.slice(key, s) {
-                let other = other.to_vec();
                 for m in &op.measures {
                     let n = m.call.slots.len();
                     m.call.merge(
@@ -50,7 +57,7 @@ pub(super) fn fire_due(
         }
         if assigner.kind() == WindowKind::Cumulate {
             if let Some(t) = target {
-                op.state.put(key, t, acc.clone());
+                op.state.put(key, t, &acc);
             }
         }
         let empty = op.window.count_star.is_some_and(|c| {
@@ -58,24 +65,18 @@ pub(super) fn fire_due(
             m.call.count(&acc[m.offset..]) == 0
         });
         if !empty {
-            let values = op
-                .emitted
-                .iter()
-                .map(|&i| {
-                    let m = &op.measures[i];
-                    let value = m.call.value(&acc[m.offset..m.offset + m.call.slots.len()]);
-                    if m.zero_when_empty {
-                        super::sum0_value(value, &m.call.result)
-                    } else {
-                        value
-                    }
-                })
-                .collect();
-            out.push(Fired {
-                key: op.state.row(key).into(),
-                end,
-                values,
-            });
+            for &i in &op.emitted {
+                let m = &op.measures[i];
+                let value = m.call.value(&acc[m.offset..m.offset + m.call.slots.len()]);
+                out.values.push(if m.zero_when_empty {
+                    super::sum0_value(value, &m.call.result)
+                } else {
+                    value
+                });
+            }
+            out.rows.extend_from_slice(op.state.row(key));
+            out.row_ends.push(out.rows.len());
+            out.ends.push(end);
         }
         if let Some(next) = assigner.next_trigger_window(end, empty) {
             let at = op.timer_instant(next)?;
@@ -86,16 +87,23 @@ pub(super) fn fire_due(
         }
         op.state.release_if_empty(key);
     }
-    if out.is_empty() {
+    if out.ends.is_empty() {
         return Ok(None);
     }
     columns(op, &out).map(Some)
 }
 
-fn columns(op: &WindowAggregateOperator, fired: &[Fired]) -> GatunResult<Vec<ArrayRef>> {
-    let mut columns = op.decode_keys(fired.iter().map(|f| &*f.key))?;
+fn columns(op: &WindowAggregateOperator, fired: &Fired) -> GatunResult<Vec<ArrayRef>> {
+    let mut start = 0;
+    let keys = fired.row_ends.iter().map(|&end| {
+        let row = &fired.rows[start..end];
+        start = end;
+        row
+    });
+    let mut columns = op.decode_keys(keys)?;
+    let (n, width) = (fired.ends.len(), op.emitted.len());
     for (j, &i) in op.emitted.iter().enumerate() {
-        let values: Vec<&Value> = fired.iter().map(|f| &f.values[j]).collect();
+        let values: Vec<&Value> = (0..n).map(|r| &fired.values[r * width + j]).collect();
         let column = build_column(&op.measures[i].call.result, &values)
             .map_err(|e| GatunError::execution(e.strip_backtrace()))?;
         columns.push(column);
@@ -103,15 +111,16 @@ fn columns(op: &WindowAggregateOperator, fired: &[Fired]) -> GatunResult<Vec<Arr
     let assigner = op.window.assigner;
     for (property, data_type) in &op.property_types {
         let values = fired
+            .ends
             .iter()
-            .map(|f| {
+            .map(|&end| {
                 Ok(Value::Int(match property {
-                    WindowProperty::Start => assigner.window_start(f.end),
-                    WindowProperty::End => f.end,
+                    WindowProperty::Start => assigner.window_start(end),
+                    WindowProperty::End => end,
                     WindowProperty::Time => op
                         .window
                         .zone
-                        .to_epoch(f.end.wrapping_sub(1))
+                        .to_epoch(end.wrapping_sub(1))
                         .map_err(|e| GatunError::execution(e.strip_backtrace()))?,
                 }))
             })

@@ -406,16 +406,12 @@ impl WindowAggregateOperator {
             property_types,
             progress: i64::MIN,
             restored: false,
-            state: State::default(),
+            state: State::new(offset),
             buffer,
             limit: i64::MAX,
             late_rows: 0,
             output,
         })
-    }
-
-    fn init(&self) -> Vec<Value> {
-        init_values(&self.measures, self.width)
     }
 
     fn fired(&self, end: i64) -> GatunResult<bool> {
@@ -470,8 +466,8 @@ impl WindowAggregateOperator {
         row: usize,
     ) {
         let measures = &self.measures;
-        let (global, width) = (self.global, self.width);
-        let init = || init_values(measures, width);
+        let global = self.global;
+        let init = |out: &mut Vec<Value>| init_into(measures, out);
         let fold = |slots: &mut [Value]| {
             for (m, filter) in measures.iter().zip(filters) {
                 let slots = &mut slots[m.offset..m.offset + m.call.slots.len()];
@@ -509,23 +505,19 @@ impl WindowAggregateOperator {
             return;
         };
         trigger.emitted();
-        let (measures, width) = (&self.measures, self.width);
-        for (key, end, acc) in self.state.take_buffered() {
-            self.state.update(
-                key,
-                end,
-                || init_values(measures, width),
-                |slots| {
-                    for m in measures {
-                        let n = m.call.slots.len();
-                        m.call.merge(
-                            &mut slots[m.offset..m.offset + n],
-                            &acc[m.offset..m.offset + n],
-                        );
-                    }
-                },
-            );
-        }
+        let measures = &self.measures;
+        self.state.flush_buffer(
+            |out| init_into(measures, out),
+            |slots, acc| {
+                for m in measures {
+                    let n = m.call.slots.len();
+                    m.call.merge(
+                        &mut slots[m.offset..m.offset + n],
+                        &acc[m.offset..m.offset + n],
+                    );
+                }
+            },
+        );
     }
 
     /// The keys of `n` rows in row format (`None` without group keys: every key is empty).
@@ -767,13 +759,11 @@ fn sum0_value(value: Value, result: &DataType) -> Value {
     }
 }
 
-/// The initial accumulators of an entry (Flink's `createAccumulators`).
-fn init_values(measures: &[Measure], width: usize) -> Vec<Value> {
-    let mut values = Vec::with_capacity(width);
+/// Appends the initial accumulators of an entry to `out` (Flink's `createAccumulators`).
+fn init_into(measures: &[Measure], out: &mut Vec<Value>) {
     for m in measures {
-        m.call.init(&mut values);
+        m.call.init(out);
     }
-    values
 }
 
 /// Key `i` of `rows` (empty without group keys).

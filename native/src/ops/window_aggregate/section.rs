@@ -193,7 +193,7 @@ fn rows(
                 s.push(v);
             }
         }
-        for end in timers {
+        for &end in timers {
             row_keys.push(k);
             kinds.push(KIND_TIMER);
             ends.push(end);
@@ -396,16 +396,15 @@ fn add_rows(op: &mut WindowAggregateOperator, batch: &RecordBatch) -> GatunResul
     let ends = batch.column(keys + 1).as_primitive::<Int64Type>().clone();
     let rows = op.encode_keys(&batch.columns()[..keys])?;
     let slot_columns = &batch.columns()[keys + 2..];
+    let mut values = Vec::with_capacity(slot_columns.len());
     for row in 0..batch.num_rows() {
         let end = ends.value(row);
         let key = op.state.key(key_bytes(&rows, row));
         match kinds.value(row) {
             KIND_SLICE => {
-                let values = slot_columns
-                    .iter()
-                    .map(|c| value_at(c.as_ref(), row))
-                    .collect();
-                op.state.put(key, end, values);
+                values.clear();
+                values.extend(slot_columns.iter().map(|c| value_at(c.as_ref(), row)));
+                op.state.put(key, end, &values);
             }
             _ => {
                 let at = op.timer_instant(end)?;

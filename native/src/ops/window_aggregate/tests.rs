@@ -1,7 +1,7 @@
 //! Unit tests of the window aggregate's key groups: the expected values were computed by Flink
 //! 2.2.1's own classes (a `BinaryRowData` written by `BinaryRowWriter`, its `hashCode()`, and
 //! `KeyGroupRangeAssignment.assignToKeyGroup` for max parallelism 128, 32768 and 7); and of the
-//! value a `sum0` measure emits.
+//! value a `sum0` measure emits; and of the state's key lookup, slices, timers and buffer.
 
 use std::sync::Arc;
 
@@ -131,4 +131,105 @@ fn a_sum0_emits_zero_for_no_values_and_positive_zero_for_a_negative_zero_sum() {
         sum0_value(Value::F64(-1.5), &DataType::Float64),
         Value::F64(-1.5)
     );
+}
+
+/// A state whose keys all share two hash values, so lookups and releases walk the chains.
+#[test]
+fn the_state_finds_and_releases_keys_of_equal_hashes() {
+    use super::state::State;
+    use crate::aggregate::scalar::Value;
+    let mut state = State::with_hash_mask(1, 1);
+    let rows: Vec<Vec<u8>> = (0..6u8).map(|i| vec![i; 1 + usize::from(i)]).collect();
+    let ids: Vec<_> = rows.iter().map(|r| state.key(r)).collect();
+    assert_eq!(ids, (0..6).collect::<Vec<_>>());
+    for (r, &id) in rows.iter().zip(&ids) {
+        assert_eq!(state.key(r), id);
+        assert_eq!(state.row(id), &r[..]);
+    }
+    assert_eq!(state.keys(), 6);
+    // release a chain's middle, its head and its tail
+    for &k in &[2, 5, 0] {
+        state.release_if_empty(k);
+    }
+    assert_eq!(state.keys(), 3);
+    for &k in &[1, 3, 4] {
+        assert_eq!(state.key(&rows[k]), k);
+    }
+    // freed ids are reused last-freed first
+    assert_eq!(state.key(b"new"), 0);
+    assert_eq!(state.key(&rows[0]), 5);
+    state.put(1, 20, &[Value::Int(2)]);
+    state.put(1, 10, &[Value::Int(1)]);
+    state.add_timer(1, 30, 29);
+    state.release_if_empty(1);
+    assert_eq!(state.key(&rows[1]), 1, "a key holding state stays");
+    for k in [0, 3, 4, 5] {
+        state.release_if_empty(k);
+    }
+    assert_eq!(state.keys(), 1);
+}
+
+#[test]
+fn the_state_keeps_slices_and_timers_ordered_and_counts_what_it_holds() {
+    use super::state::State;
+    use crate::aggregate::scalar::Value;
+    let mut state = State::new(2);
+    let key = state.key(b"k");
+    let empty = state.bytes();
+    let init = |out: &mut Vec<Value>| out.extend([Value::Int(0), Value::Null]);
+    let add = |n: i64| {
+        move |slots: &mut [Value]| {
+            let Value::Int(c) = &mut slots[0] else {
+                unreachable!()
+            };
+            *c += n;
+            slots[1] = Value::Bytes(vec![b'x'; n as usize].into());
+        }
+    };
+    for end in [30, 10, 20] {
+        state.update(key, end, init, add(end / 10));
+    }
+    state.update(key, 20, init, add(1));
+    for (end, at) in [(30, 29), (10, 9), (20, 19), (10, 9)] {
+        state.add_timer(key, end, at);
+    }
+    state.update_buffered(key, 20, init, add(5));
+    state.update_buffered(key, 40, init, add(1));
+    state.update_buffered(key, 20, init, add(5));
+    assert_eq!(state.slices(), 5);
+    let (slices, timers) = state.contents(key);
+    let slices: Vec<_> = slices.map(|(e, v)| (e, v.to_vec())).collect();
+    let bytes = |n: usize| Value::Bytes(vec![b'x'; n].into());
+    assert_eq!(
+        slices,
+        vec![
+            (10, vec![Value::Int(1), bytes(1)]),
+            (20, vec![Value::Int(3), bytes(1)]),
+            (30, vec![Value::Int(3), bytes(3)]),
+        ]
+    );
+    assert_eq!(timers, &[10, 20, 30]);
+    state.flush_buffer(init, |slots, acc| {
+        let (Value::Int(a), Value::Int(b)) = (&mut slots[0], &acc[0]) else {
+            unreachable!()
+        };
+        *a += b;
+    });
+    assert_eq!(state.slices(), 4);
+    assert_eq!(state.slice(key, 20).unwrap()[0], Value::Int(13));
+    assert_eq!(state.slice(key, 40).unwrap()[0], Value::Int(1));
+    let mut fired = Vec::new();
+    while let Some((at, k, end)) = state.pop_timer(25) {
+        fired.push((at, k, end));
+        state.remove_slice(k, end);
+    }
+    assert_eq!(fired, vec![(9, key, 10), (19, key, 20)]);
+    state.release_if_empty(key);
+    assert_eq!(state.keys(), 1);
+    state.remove_slice(key, 30);
+    state.remove_slice(key, 40);
+    assert_eq!(state.pop_timer(i64::MAX), Some((29, key, 30)));
+    assert_eq!(state.bytes(), empty);
+    state.release_if_empty(key);
+    assert_eq!((state.keys(), state.slices(), state.bytes()), (0, 0, 0));
 }
