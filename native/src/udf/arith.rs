@@ -13,7 +13,8 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanBufferBuilder, Decimal128Array, PrimitiveArray,
+    Array, ArrayRef, ArrowPrimitiveType, AsArray, BooleanBufferBuilder, Decimal128Array,
+    PrimitiveArray,
 };
 use arrow::buffer::NullBuffer;
 use arrow::compute::kernels::arity::{binary, try_binary, unary};
@@ -190,7 +191,7 @@ fn decimal_op(a: &ArrayRef, b: &ArrayRef, op: DecOp, out_type: &DataType) -> Res
         b.as_primitive::<Decimal128Type>(),
     );
     let nulls = NullBuffer::union(a.nulls(), b.nulls());
-    let fast = decimal::ExactI128::new(op, ta, tb, out);
+    let fast = decimal::ExactI128::new(op, ta.scale, tb.scale, out);
     let mut values = Vec::with_capacity(a.len());
     let mut valid = BooleanBufferBuilder::new(a.len());
     for (i, (&x, &y)) in a.values().iter().zip(b.values().iter()).enumerate() {

@@ -109,7 +109,8 @@ pub struct State {
     bytes: usize,
     slices: usize,
     keys: usize,
-    /// The row hash bits kept: all but in tests, which force collisions.
+    /// The row hash bits kept, for tests that force collisions.
+    #[cfg(test)]
     hash_mask: u64,
 }
 
@@ -131,6 +132,7 @@ impl State {
             bytes: 0,
             slices: 0,
             keys: 0,
+            #[cfg(test)]
             hash_mask: u64::MAX,
         }
     }
@@ -149,7 +151,10 @@ impl State {
     }
 
     fn hash(&self, row: &[u8]) -> u64 {
-        self.ids.hasher().hash_one(row) & self.hash_mask
+        let hash = self.ids.hasher().hash_one(row);
+        #[cfg(test)]
+        let hash = hash & self.hash_mask;
+        hash
     }
 
     /// The id of the key with row bytes `row`, interned if new.
