@@ -11,6 +11,7 @@
 //! (timer instant, key, window end), the order they fire in (Flink's timer queue orders by
 //! instant; ties among keys have no order Flink promises).
 
+use std::cell::Cell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
@@ -308,23 +309,21 @@ impl State {
 
     /// Replaces the accumulators of (key, slice `end`) with `values`.
     pub fn put(&mut self, key: KeyId, end: i64, values: &[Value]) {
-        let width = self.width;
-        debug_assert_eq!(values.len(), width);
-        let size = values_size(values);
-        let entry = self.entries[key].as_mut().expect("a live key");
-        match entry.slice_ends().binary_search(&end) {
-            Ok(i) => {
-                let slots = &mut entry.values[i * width..(i + 1) * width];
-                let old = values_size(slots);
-                slots.clone_from_slice(values);
-                self.bytes = self.bytes + size - old;
-            }
-            Err(i) => {
-                entry.insert_slice(i, end, width, |v| v.extend_from_slice(values));
-                self.bytes += SLICE_OVERHEAD + size;
-                self.slices += 1;
-            }
-        }
+        debug_assert_eq!(values.len(), self.width);
+        let inserted = Cell::new(false);
+        self.update(
+            key,
+            end,
+            |out| {
+                out.extend_from_slice(values);
+                inserted.set(true);
+            },
+            |slots| {
+                if !inserted.get() {
+                    slots.clone_from_slice(values);
+                }
+            },
+        );
     }
 
     pub fn remove_slice(&mut self, key: KeyId, end: i64) {
