@@ -90,7 +90,9 @@ public final class CalcAdmission {
      */
     private NativeCalcSpec admit(RelNode input, RelNode calc, List<RexNode> projections,
                                  RexNode condition, WatermarkExprs watermark, CostRule.Planning planning) {
-        List<RexNode> all = new ArrayList<>(projections);
+        // the cost rule below weighs the Calc as Flink runs it; the island evaluates the simplified form
+        List<RexNode> evaluated = UnderFilter.simplify(calc.getCluster().getRexBuilder(), projections, condition);
+        List<RexNode> all = new ArrayList<>(evaluated);
         if (condition != null) {
             all.add(condition);
         }
@@ -104,7 +106,7 @@ public final class CalcAdmission {
         checkTypes(inputType, readPaths, outputType);
 
         byte[] plan = new CalcTranslator(inputType, readPaths, types, config.get(GatunOptions.DISABLED_FUNCTIONS))
-                .translate(projections, condition, outputType, watermark);
+                .translate(evaluated, condition, outputType, watermark);
         OutputFormat exit = BinaryRowExit.supports(outputType) ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
         checkNatively(plan, inputType, readPaths, outputType, exit);
         // after translation, so that a Calc the cost rule rejects still names what would stop it natively

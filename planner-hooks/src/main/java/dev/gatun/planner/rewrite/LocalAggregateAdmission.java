@@ -255,8 +255,8 @@ public final class LocalAggregateAdmission {
             throw new NotAdmittedException("the local aggregate's input is a changelog; only insert-only input"
                     + " is admitted natively");
         }
-        List<RexNode> aggInput = in.columns();
         RexNode condition = in.condition();
+        List<RexNode> aggInput = UnderFilter.simplify(local.getCluster().getRexBuilder(), in.columns(), condition);
         // only the columns the aggregate reads cross, renumbered in order of first use
         Map<Integer, Integer> used = new LinkedHashMap<>();
         keys = keys.clone();

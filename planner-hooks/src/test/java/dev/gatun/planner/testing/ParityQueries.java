@@ -157,6 +157,10 @@ public final class ParityQueries {
                 n("SELECT id, CASE WHEN bo THEN i END, COALESCE(i, ti, 0), COALESCE(s, vc, 'none'),"
                         + " IF(bo, bi, CAST(NULL AS BIGINT)) FROM ty"),
                 n("SELECT id, CASE i WHEN 0 THEN 'z' WHEN 7919 THEN 'one' ELSE 'other' END, NULLIF(i, 0) FROM ty"),
+                // branches the filter rules out are dropped natively (UnderFilter); the rest decide as before
+                n("SELECT id, CASE WHEN ti = 0 THEN i WHEN ti = 1 THEN bi ELSE si END FROM ty WHERE ti = 5"),
+                n("SELECT id, CASE WHEN i < 0 THEN 'neg' WHEN i > 5 THEN 'big' ELSE 'mid' END, s FROM ty"
+                        + " WHERE i > 10 AND s IS NOT NULL"),
                 n("SELECT id, CAST(ti AS INT), CAST(i AS BIGINT), CAST(i AS DOUBLE), CAST(bi AS DOUBLE),"
                         + " CAST(d AS BIGINT), CAST(f AS INT), CAST(d AS FLOAT), CAST(f AS DOUBLE) FROM ty"),
                 n("SELECT id, CAST(bi AS INT), CAST(i AS TINYINT), CAST(si AS TINYINT), CAST(i AS SMALLINT) FROM ty"),
