@@ -10,7 +10,7 @@ import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSimplify;
-import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
@@ -23,7 +23,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *
  * <p>A branch goes when its condition is false wherever the filter's deterministic conjuncts are
  * true (Calcite's simplifier decides that), and a branch whose condition is then always true ends
- * the CASE. Nothing else changes: no operator is added, the CASE keeps its type, and a CASE that
+ * the CASE. A CASE that calls anything non-deterministic stays whole. Nothing else changes: no operator is added, the CASE keeps its type, and a CASE that
  * would shrink to a value of another type (nullability included) stays whole.
  */
 final class UnderFilter {
@@ -37,7 +37,8 @@ final class UnderFilter {
         if (condition == null) {
             return expressions;
         }
-        List<RexNode> known = RelOptUtil.conjunctions(condition).stream().filter(RexUtil::isDeterministic).toList();
+        List<RexNode> known = RelOptUtil.conjunctions(condition).stream().filter(UnderFilter::deterministic)
+                .toList();
         if (known.isEmpty()) {
             return expressions;
         }
@@ -46,10 +47,28 @@ final class UnderFilter {
             @Override
             public RexNode visitCall(RexCall call) {
                 RexNode visited = super.visitCall(call);
-                return visited.getKind() == SqlKind.CASE ? pruned(rex, simplify, (RexCall) visited) : visited;
+                return visited.getKind() == SqlKind.CASE && deterministic(visited)
+                        ? pruned(rex, simplify, (RexCall) visited) : visited;
             }
         };
         return expressions.stream().map(e -> e.accept(pruning)).toList();
+    }
+
+    /**
+     * Whether {@code expression} gives the same value wherever it is evaluated again on the same row
+     * (and skipping it changes nothing else: a seeded RAND's sequence would).
+     */
+    private static boolean deterministic(RexNode expression) {
+        boolean[] same = {true};
+        expression.accept(new RexVisitorImpl<Void>(true) {
+            @Override
+            public Void visitCall(RexCall call) {
+                // RAND is not deterministic in Flink's operator table, "dynamic" in Calcite's
+                same[0] &= call.getOperator().isDeterministic() && !call.getOperator().isDynamicFunction();
+                return super.visitCall(call);
+            }
+        });
+        return same[0];
     }
 
     private static RexNode pruned(RexBuilder rex, RexSimplify simplify, RexCall call) {

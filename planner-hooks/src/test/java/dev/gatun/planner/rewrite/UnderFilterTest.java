@@ -10,8 +10,10 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.flink.table.planner.functions.sql.FlinkSqlOperatorTable;
 import org.junit.jupiter.api.Test;
 
 /** Expressions simplified under the filter that keeps the rows they are evaluated on. */
@@ -48,6 +50,25 @@ class UnderFilterTest {
     void withoutAFilterTheExpressionsStay() {
         List<RexNode> given = List.of(nexmarkCase());
         assertSame(given, UnderFilter.simplify(rex, given, null));
+    }
+
+    @Test
+    void aConjunctThatCanChangeFromCallToCallDecidesNothing() {
+        for (SqlOperator rand : List.of(FlinkSqlOperatorTable.RAND, SqlStdOperatorTable.RAND)) {
+            RexNode lucky = rex.makeCall(SqlStdOperatorTable.GREATER_THAN, rex.makeCall(rand),
+                    rex.makeApproxLiteral(BigDecimal.valueOf(0.5)));
+            RexNode unlucky = rex.makeCall(SqlStdOperatorTable.LESS_THAN_OR_EQUAL, rex.makeCall(rand),
+                    rex.makeApproxLiteral(BigDecimal.valueOf(0.5)));
+            RexNode byChance = rex.makeCall(SqlStdOperatorTable.CASE, unlucky, a, b);
+            assertEquals(byChance, UnderFilter.simplify(rex, List.of(byChance), lucky).get(0), rand.getName());
+            // nor is a CASE that calls it pruned: skipping a seeded RAND would shift its sequence
+            RexNode chanceFirst = rex.makeCall(SqlStdOperatorTable.CASE,
+                    rex.makeCall(SqlStdOperatorTable.AND, lucky, kindIs(0)), a, b);
+            assertEquals(chanceFirst, UnderFilter.simplify(rex, List.of(chanceFirst), kindIs(2)).get(0));
+            // the deterministic conjunct beside it still prunes
+            RexNode both = rex.makeCall(SqlStdOperatorTable.AND, kindIs(2), lucky);
+            assertEquals(c, UnderFilter.simplify(rex, List.of(nexmarkCase()), both).get(0), rand.getName());
+        }
     }
 
     @Test
