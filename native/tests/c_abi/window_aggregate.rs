@@ -12,7 +12,8 @@ use arrow::array::{
     StringArray, StructArray, TimestampMillisecondArray,
 };
 use arrow::datatypes::{
-    DataType, Field, Float64Type, Int32Type, Int64Type, Schema, TimeUnit, TimestampMillisecondType,
+    DataType, Field, Fields, Float64Type, Int32Type, Int64Type, Schema, TimeUnit,
+    TimestampMillisecondType,
 };
 use arrow::ffi::{from_ffi, FFI_ArrowArray};
 use datafusion::logical_expr::{binary_expr, Operator};
@@ -1311,4 +1312,434 @@ fn mutated_sections_fail_cleanly_or_restore() {
             assert_eq!(status, GATUN_ERR_INVALID_ARGUMENT, "byte {i}: {m}");
         }
     }
+}
+
+/// `plan` with an `Emit` of `mapping` on its AggregateRel and, when given, the root `names`.
+fn with_emit(plan: &[u8], mapping: &[i32], names: &[&str]) -> Vec<u8> {
+    use datafusion_substrait::substrait::proto::rel_common::{Emit, EmitKind};
+    use datafusion_substrait::substrait::proto::RelCommon;
+    let mut plan = Plan::decode(plan).unwrap();
+    let Some(PlanRelType::Root(root)) = &mut plan.relations[0].rel_type else {
+        unreachable!()
+    };
+    if !names.is_empty() {
+        root.names = names.iter().map(|n| n.to_string()).collect();
+    }
+    let Some(RelType::Aggregate(aggregate)) = &mut root.input.as_mut().unwrap().rel_type else {
+        unreachable!()
+    };
+    aggregate.common = Some(RelCommon {
+        emit_kind: Some(EmitKind::Emit(Emit {
+            output_mapping: mapping.to_vec(),
+        })),
+        ..Default::default()
+    });
+    plan.encode_to_vec()
+}
+
+/// `plan` with the emit `mapping` and the root names of the unprojected output `expected`.
+fn emitting(plan: &[u8], mapping: &[usize], expected: &Schema) -> Vec<u8> {
+    let names: Vec<&str> = expected
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    let mapping: Vec<i32> = mapping.iter().map(|&p| p as i32).collect();
+    with_emit(plan, &mapping, &names)
+}
+
+/// Asserts that `projected` (fired by the operator with the emit `mapping`) is the columns
+/// `mapping` of `whole` (fired by the operator without it); the rows compared.
+fn assert_projected(
+    whole: Option<RecordBatch>,
+    projected: Option<RecordBatch>,
+    mapping: &[usize],
+) -> usize {
+    let Some(a) = whole else {
+        assert!(projected.is_none(), "fired only with the emit");
+        return 0;
+    };
+    let b = projected.expect("fired only without the emit");
+    assert_eq!(b.num_columns(), mapping.len());
+    assert_eq!(b.num_rows(), a.num_rows());
+    for (j, &p) in mapping.iter().enumerate() {
+        assert_eq!(b.column(j).to_data(), a.column(p).to_data(), "column {j}");
+    }
+    a.num_rows()
+}
+
+/// Runs `input` and then each of `watermarks` through the operator of `plan` and through the
+/// operator of `plan` with the emit `mapping` (and the root names of `expected`), both created
+/// with the unprojected output `expected`, the latter in Arrow and in Flink rows: its output
+/// fields are the former's fields `mapping` (names included), each batch it fires is the
+/// columns `mapping` of the former's batch (Flink rows: their encoding). The rows compared.
+fn assert_emit_projects(
+    plan: &[u8],
+    schema: &Schema,
+    expected: &Schema,
+    mapping: &[usize],
+    input: &[RecordBatch],
+    watermarks: &[i64],
+) -> usize {
+    use gatun_native::ffi::abi::GATUN_OUTPUT_FLINK_ROWS;
+    use gatun_native::flink_row::{encode, ColumnKind, FLINK_ROW_COLUMN};
+    let emitting_plan = emitting(plan, mapping, expected);
+    let plain = create_window(plan, schema, expected).unwrap();
+    let projected = create_window(&emitting_plan, schema, expected).unwrap();
+    let rows = create_kind(
+        GATUN_OPERATOR_WINDOW_AGGREGATE,
+        &emitting_plan,
+        schema,
+        expected,
+        GATUN_OUTPUT_FLINK_ROWS,
+    )
+    .unwrap();
+    let fields: Vec<Field> = mapping
+        .iter()
+        .map(|&p| plain.output.field(p).clone())
+        .collect();
+    assert_eq!(projected.output.fields(), &Fields::from(fields));
+    for (j, &p) in mapping.iter().enumerate() {
+        assert_eq!(projected.output.field(j).name(), expected.field(p).name());
+    }
+    assert_eq!(rows.output.fields().len(), 1);
+    assert_eq!(rows.output.field(0).name(), FLINK_ROW_COLUMN);
+    for b in input {
+        for h in [&plain, &projected, &rows] {
+            assert!(h.process(b, None).unwrap().is_none());
+        }
+    }
+    let mut compared = 0;
+    for &w in watermarks {
+        let (a, b, c) = (
+            plain.advance(w).unwrap(),
+            projected.advance(w).unwrap(),
+            rows.advance(w).unwrap(),
+        );
+        let Some(a) = a else {
+            assert!(b.is_none() && c.is_none(), "watermark {w}");
+            continue;
+        };
+        assert_eq!(
+            assert_projected(Some(a.clone()), b, mapping),
+            a.num_rows(),
+            "watermark {w}"
+        );
+        let columns: Vec<ArrayRef> = mapping.iter().map(|&p| a.column(p).clone()).collect();
+        let kinds: Vec<ColumnKind> = columns
+            .iter()
+            .map(|c| ColumnKind::of(c.data_type()).unwrap())
+            .collect();
+        let encoded = encode(&columns, &kinds, None, a.num_rows()).unwrap();
+        let c = c.unwrap();
+        assert_eq!(c.num_columns(), 1);
+        assert_eq!(c.column(0).to_data(), encoded.to_data(), "Flink rows");
+        compared += a.num_rows();
+    }
+    compared
+}
+
+fn global_emit_input() -> [RecordBatch; 2] {
+    [
+        global_input(&[
+            ("a", 2, Some(10), Some(1.5), 7, 2, 1_000),
+            ("b", 1, None, None, 0, 0, 1_000),
+            ("a", 3, Some(5), Some(2.5), 6, 3, 2_000),
+        ]),
+        global_input(&[
+            ("c", 1, Some(1), Some(-1.0), 4, 1, 3_000),
+            ("b", 4, Some(8), Some(0.5), 9, 4, 2_000),
+        ]),
+    ]
+}
+
+#[test]
+fn an_emit_projects_the_global_phase_output_in_both_formats() {
+    let _guard = no_leaks();
+    let schema = global_input(&[]).schema();
+    let input = global_emit_input();
+    let watermarks = [500, 999, 1_999, 2_500, i64::MAX];
+    // k, cnt, s, mx, a, window_start, window_end, window_time
+    let (plan, expected) = global_plan(&schema, &Window::tumble(1_000), false);
+    // drops the key, window_start and window_time, repeats cnt, reorders the rest
+    let rows = assert_emit_projects(
+        &plan,
+        &schema,
+        &expected,
+        &[6, 3, 1, 4, 2, 1],
+        &input,
+        &watermarks,
+    );
+    assert_eq!(rows, 5);
+    // drops the measures cnt, mx and a: their result types come from the expected schema
+    let rows = assert_emit_projects(&plan, &schema, &expected, &[0, 7, 2], &input, &watermarks);
+    assert_eq!(rows, 5);
+    // HOP with the COUNT(*) Flink inserted (not emitted, no column): k, s, mx, a,
+    // window_start, window_end, window_time; keeps only window_time of the properties,
+    // repeats the key
+    let (plan, expected) = global_plan(&schema, &hop(2_000, 1_000), true);
+    let rows = assert_emit_projects(
+        &plan,
+        &schema,
+        &expected,
+        &[6, 0, 3, 2, 1, 0],
+        &input,
+        &watermarks,
+    );
+    assert!(rows >= 5, "{rows}");
+    // every measure dropped
+    let rows = assert_emit_projects(&plan, &schema, &expected, &[0, 4], &input, &watermarks);
+    assert!(rows >= 5, "{rows}");
+}
+
+/// A one-phase TUMBLE aggregate keyed by k and v (COUNT(*), SUM(v) FILTER (v > 1), MAX(v)):
+/// its plan, input schema, expected output and two input batches.
+fn one_phase_emit_case() -> (Vec<u8>, Schema, Schema, [RecordBatch; 2]) {
+    let input = [
+        raw_rows(&[("a", 100, Some(1)), ("a", 900, None), ("b", 1_100, Some(3))]),
+        raw_rows(&[
+            ("b", 10, Some(4)),
+            ("a", 2_500, Some(1)),
+            ("c", 1_999, None),
+        ]),
+    ];
+    let schema = input[0].schema().as_ref().clone();
+    let projections = [
+        ("k", col("k")),
+        ("ts", col("ts")),
+        ("v", col("v")),
+        ("f", binary_expr(col("v"), Operator::Gt, lit(1i64))),
+    ];
+    let phase = AggregationPhase::InitialToResult;
+    let measures = [
+        M {
+            phase,
+            argument: None,
+            ..m("count", 0)
+        },
+        M {
+            phase,
+            ..m("sum", 2)
+        }
+        .filtered(3),
+        M {
+            phase,
+            ..m("max", 2)
+        },
+    ];
+    // keys k and v
+    let proto = agg_plan_proto(&schema, &projections, None, &[0, 2], &measures, &[]);
+    let plan = with_enhancement(
+        proto,
+        WINDOW_TYPE_URL,
+        window_bytes(&Window::tumble(1_000), &[1, 2, 3], 1, false),
+    )
+    .encode_to_vec();
+    let expected = Schema::new(vec![
+        Field::new("k", DataType::Utf8, true),
+        Field::new("v", DataType::Int64, true),
+        Field::new("cnt", DataType::Int64, false),
+        Field::new("s", DataType::Int64, true),
+        Field::new("mx", DataType::Int64, true),
+        Field::new("window_start", ts(), false),
+        Field::new("window_end", ts(), false),
+        Field::new("window_time", ts(), false),
+    ]);
+    (plan, schema, expected, input)
+}
+
+#[test]
+fn an_emit_projects_the_one_phase_output_in_both_formats() {
+    let _guard = no_leaks();
+    let (plan, schema, expected, input) = one_phase_emit_case();
+    let watermarks = [999, 1_500, i64::MAX];
+    // drops the key v and window_end, repeats mx, reorders
+    let rows = assert_emit_projects(
+        &plan,
+        &schema,
+        &expected,
+        &[5, 4, 0, 3, 2, 7, 4],
+        &input,
+        &watermarks,
+    );
+    assert_eq!(rows, 6);
+    // drops the key k and every measure
+    let rows = assert_emit_projects(&plan, &schema, &expected, &[1, 6], &input, &watermarks);
+    assert_eq!(rows, 6);
+}
+
+/// Asserts that the snapshot sections `a` and `b` are byte-identical, naming the first key
+/// group and byte that differ (not the sections' bytes).
+fn assert_same_sections(a: &[(i32, Vec<u8>)], b: &[(i32, Vec<u8>)], what: &str) {
+    let groups = |s: &[(i32, Vec<u8>)]| s.iter().map(|(g, _)| *g).collect::<Vec<_>>();
+    assert_eq!(groups(a), groups(b), "{what}: key groups");
+    for ((g, x), (_, y)) in a.iter().zip(b) {
+        if let Some(i) = (0..x.len().min(y.len())).find(|&i| x[i] != y[i]) {
+            panic!("{what}: key group {g} differs at byte {i}");
+        }
+        assert_eq!(x.len(), y.len(), "{what}: key group {g}'s length");
+    }
+}
+
+/// The operator of `plan` and the one of `plan` with the emit `mapping` fed `input` and
+/// advanced to `watermark` fire the same (projected) rows and write byte-identical snapshot
+/// sections; a snapshot of either restores into the other, which then fires what the
+/// original would.
+fn assert_same_state(
+    plan: &[u8],
+    schema: &Schema,
+    expected: &Schema,
+    mapping: &[usize],
+    input: &[RecordBatch],
+    watermark: i64,
+) {
+    let emitting_plan = emitting(plan, mapping, expected);
+    let plain = create_window(plan, schema, expected).unwrap();
+    let projected = create_window(&emitting_plan, schema, expected).unwrap();
+    for b in input {
+        plain.process(b, None).unwrap();
+        projected.process(b, None).unwrap();
+    }
+    assert!(
+        assert_projected(
+            plain.advance(watermark).unwrap(),
+            projected.advance(watermark).unwrap(),
+            mapping
+        ) > 0,
+        "a window fired before the snapshot"
+    );
+    let sections = snapshot(&plain, 128).unwrap();
+    assert!(!sections.is_empty());
+    assert_same_sections(
+        &snapshot(&projected, 128).unwrap(),
+        &sections,
+        "the emit changes the snapshot",
+    );
+    let stats = stats_of(&plain);
+    assert_eq!(stats_of(&projected), stats);
+    let rest = plain.advance(i64::MAX).unwrap();
+    assert!(rest.as_ref().is_some_and(|b| b.num_rows() > 0));
+    let rest_projected = projected.advance(i64::MAX).unwrap();
+    assert_projected(rest.clone(), rest_projected, mapping);
+    // the plain operator's snapshot into the emitting one and back
+    let into_projected = create_window(&emitting_plan, schema, expected).unwrap();
+    let into_plain = create_window(plan, schema, expected).unwrap();
+    for (_, s) in &sections {
+        restore(&into_projected, s).unwrap();
+    }
+    assert_eq!(stats_of(&into_projected), stats);
+    assert_same_sections(
+        &snapshot(&into_projected, 128).unwrap(),
+        &sections,
+        "restored into the emitting operator",
+    );
+    for (_, s) in &snapshot(&into_projected, 128).unwrap() {
+        restore(&into_plain, s).unwrap();
+    }
+    assert_eq!(stats_of(&into_plain), stats);
+    let from_plain = into_projected.advance(i64::MAX).unwrap();
+    let back = into_plain.advance(i64::MAX).unwrap();
+    // a restored state fires its keys in another order than the original
+    assert_eq!(
+        sorted(fired(back.clone())),
+        sorted(fired(rest)),
+        "restored from the emitting operator's snapshot"
+    );
+    assert_projected(back, from_plain, mapping);
+}
+
+#[test]
+fn an_emit_leaves_the_state_and_its_snapshots_as_they_are() {
+    let _guard = no_leaks();
+    // global HOP with an inserted COUNT(*): drops the key and the measures s and mx
+    let schema = global_input(&[]).schema();
+    let (plan, expected) = global_plan(&schema, &hop(2_000, 1_000), true);
+    let input = [many_keys(50, 1_000), many_keys(30, 2_000)];
+    assert_same_state(&plan, &schema, &expected, &[3, 5], &input, 999);
+    // one phase: drops the key k and every measure, repeats the key v
+    let (plan, schema, expected, input) = one_phase_emit_case();
+    assert_same_state(&plan, &schema, &expected, &[1, 6, 1], &input, 999);
+}
+
+#[test]
+fn an_emit_that_does_not_fit_fails_at_create() {
+    let _guard = no_leaks();
+    let schema = global_input(&[]).schema();
+    let (plan, expected) = global_plan(&schema, &Window::tumble(1_000), false);
+    let fails = |plan: &[u8], expected: &Schema, needles: &[&str]| {
+        let Err(err) = create_window(plan, &schema, expected) else {
+            panic!("created");
+        };
+        assert_eq!(err.0, GATUN_ERR_PLAN, "{}", err.1);
+        for n in needles {
+            assert!(err.1.contains(n), "{n}: {}", err.1);
+        }
+    };
+    // k, cnt, s, mx, a, window_start, window_end, window_time: 8 columns
+    fails(
+        &with_emit(&plan, &[0, 8], &[]),
+        &expected,
+        &["output column 1 to column 8", "outputs 8 columns"],
+    );
+    fails(
+        &with_emit(&plan, &[], &[]),
+        &expected,
+        &["selects no column"],
+    );
+    fails(
+        &with_emit(&plan, &[0, -1], &[]),
+        &expected,
+        &["output column 1 to field -1"],
+    );
+    // the inserted COUNT(*) is no column: k, s, mx, a and the properties are 7
+    let (hop_plan, hop_expected) = global_plan(&schema, &hop(2_000, 1_000), true);
+    fails(
+        &with_emit(&hop_plan, &[7], &[]),
+        &hop_expected,
+        &["output column 0 to column 7", "outputs 7 columns"],
+    );
+    assert!(create_window(&with_emit(&hop_plan, &[6], &[]), &schema, &hop_expected).is_ok());
+    // the expected schema and the root names describe the unprojected output
+    let mapping = [7, 1, 2, 3, 4];
+    let projected_names = ["window_time", "cnt", "s", "mx", "a"];
+    let projected = Schema::new(
+        mapping
+            .iter()
+            .map(|&p| expected.field(p).clone())
+            .collect::<Vec<_>>(),
+    );
+    fails(
+        &with_emit(&plan, &[7, 1, 2, 3, 4], &[]),
+        &projected,
+        &["expected output schema has 5 columns"],
+    );
+    fails(
+        &with_emit(&plan, &[7, 1, 2, 3, 4], &projected_names),
+        &expected,
+        &["root names"],
+    );
+    let h = create_window(&emitting(&plan, &mapping, &expected), &schema, &expected).unwrap();
+    let names: Vec<&str> = h
+        .output
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    assert_eq!(names, projected_names);
+    // the local aggregate (with or without a window) projects nothing
+    let input = raw_rows(&[]).schema();
+    let projections = [("k", col("k")), ("v", col("v"))];
+    let local = agg_plan(&input, &projections, None, &[0], &[m("sum", 1)]);
+    let local_expected = agg_expected(&input, &projections, &[0], &[m("sum", 1)]);
+    assert!(create_agg(&local, &input, &local_expected).is_ok());
+    let Err(err) = create_agg(&with_emit(&local, &[1, 0], &[]), &input, &local_expected) else {
+        panic!("created");
+    };
+    assert_eq!(err.0, GATUN_ERR_PLAN);
+    assert!(
+        err.1
+            .contains("only a window aggregate projects its output"),
+        "{}",
+        err.1
+    );
 }

@@ -86,6 +86,12 @@ impl LocalAggregateOperator {
             )));
         }
         let plan = plan::decode(bytes)?;
+        if plan.emit.is_some() {
+            return Err(GatunError::plan(
+                "malformed local aggregate plan: the AggregateRel remaps its output (emit); only \
+                 a window aggregate projects its output",
+            ));
+        }
         for (i, m) in plan.measures.iter().enumerate() {
             m.require_phase(
                 i,

@@ -1,11 +1,18 @@
 //! The Substrait plan of a local aggregate: a `Plan` with one root relation
 //!
 //! ```text
-//! RelRoot(names) ── AggregateRel(groupings, measures)
+//! RelRoot(names) ── AggregateRel(groupings, measures)  optional emit: a window aggregate's
+//!                     │                                 output projection
 //!                     └─ ProjectRel(expressions)      optional: the Calc's projections
 //!                         └─ FilterRel(condition)     optional: the Calc's filter
 //!                             └─ ReadRel(base_schema) the input batches
 //! ```
+//!
+//! The AggregateRel may carry an `Emit` (`RelCommon.emit.output_mapping`) that projects its
+//! output ([`AggregatePlan::emit`]): only a window aggregate admits one, so that a
+//! projection-only Flink Calc above it (reordering, duplicating or dropping columns; Flink
+//! reads the result by position, so a rename needs nothing) is fused into its exit; every other relation emits its fields as they are (the ProjectRel
+//! may remap its own).
 //!
 //! The aggregate's `advanced_extension` may carry two optimizations, each a
 //! `google.protobuf.UInt64Value` told apart by its type URL:
@@ -111,6 +118,10 @@ pub struct AggregatePlan {
     pub window: Option<WindowPlan>,
     /// Emit the groups once at least this many are held after a batch, if given.
     pub group_limit: Option<u64>,
+    /// The AggregateRel's output mapping (`RelCommon.emit.output_mapping`), if it remaps its
+    /// output: output column j is the aggregate's column `emit[j]`. Only a window aggregate
+    /// admits one (a projection-only Calc above it fused into its exit).
+    pub emit: Option<Vec<usize>>,
 }
 
 /// The type URL of the bundle-size optimization.
@@ -150,7 +161,7 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
             )))
         }
     };
-    direct(aggregate.common.as_ref(), "AggregateRel")?;
+    let emit = output_mapping(aggregate.common.as_ref())?;
     let (base_schema, projections, filter) = calc_part(aggregate.input.as_deref())?;
     let columns = projections.len();
     let keys = keys(aggregate, columns)?;
@@ -198,6 +209,7 @@ pub fn decode(bytes: &[u8]) -> GatunResult<AggregatePlan> {
         bundle_rows: optimization(aggregate, BUNDLE_ROWS_TYPE_URL, "the bundle size")?,
         group_limit: optimization(aggregate, GROUP_LIMIT_TYPE_URL, "the group limit")?,
         window,
+        emit,
     })
 }
 
@@ -280,11 +292,33 @@ fn rel_name(rel: &RelType) -> &'static str {
     }
 }
 
-/// A relation must emit its fields as they are (no `Emit` remapping), except the project.
+/// A relation must emit its fields as they are (no `Emit` remapping), except the project and
+/// the aggregate ([`output_mapping`]).
 fn direct(common: Option<&RelCommon>, what: &str) -> GatunResult {
     match common.and_then(|c| c.emit_kind.as_ref()) {
         None | Some(EmitKind::Direct(_)) => Ok(()),
         Some(EmitKind::Emit(_)) => Err(bad(format!("the {what} remaps its output (emit)"))),
+    }
+}
+
+/// The AggregateRel's output mapping, if it has an `Emit` (`None` for none or `Direct`).
+fn output_mapping(common: Option<&RelCommon>) -> GatunResult<Option<Vec<usize>>> {
+    match common.and_then(|c| c.emit_kind.as_ref()) {
+        None | Some(EmitKind::Direct(_)) => Ok(None),
+        Some(EmitKind::Emit(emit)) => emit
+            .output_mapping
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| {
+                usize::try_from(i).map_err(|_| {
+                    bad(format!(
+                        "the AggregateRel's emit maps output column {j} to field {i}; a field \
+                         index is >= 0"
+                    ))
+                })
+            })
+            .collect::<GatunResult<Vec<_>>>()
+            .map(Some),
     }
 }
 

@@ -7,6 +7,12 @@
 //! - The ONE-PHASE window aggregate (`INITIAL_TO_RESULT`) slices each row by its rowtime and
 //!   accumulates it, as Flink's `AggCombiner`.
 //!
+//! The AggregateRel may carry an `Emit` that selects result columns of the aggregate's own
+//! output (keys, visible measures, window properties) by position ([`projection`]): Java fuses
+//! a projection-only Calc above the window aggregate into its exit this way. The expected
+//! output schema and every check describe the unprojected output, so the operator, its state
+//! and its snapshots are the same with and without the projection.
+//!
 //! A row whose slice has fired is late: dropped when its last window has fired too, else
 //! folded into the slice Flink merges it into, with a timer for its first unfired window.
 //! [`advance`](NativeOperator::advance) fires the due timers in order ([`fire`]), and
@@ -15,6 +21,7 @@
 
 mod fire;
 pub mod key_group;
+mod projection;
 mod section;
 mod state;
 #[cfg(test)]
@@ -42,6 +49,7 @@ use crate::expr::{compile_expressions, Compiled};
 use crate::flink_row::ColumnKind;
 use crate::ops::calc::FILTER_NAME;
 use crate::{GatunError, GatunResult};
+use projection::Projection;
 use state::{KeyId, State};
 
 /// Flink's message for a NULL rowtime (`AbstractSliceAssigner.assignSliceEnd`).
@@ -114,6 +122,8 @@ pub struct WindowAggregateOperator {
     buffer: Option<FlushTrigger>,
     limit: i64,
     late_rows: u64,
+    /// The plan's output projection (the AggregateRel's emit).
+    projection: Projection,
     output: Output,
 }
 
@@ -123,7 +133,9 @@ fn bad(what: impl std::fmt::Display) -> GatunError {
 
 impl WindowAggregateOperator {
     /// Compiles `bytes` (a local-aggregate-shaped plan with the window enhancement) over
-    /// `input` and checks the output row type against `expected`.
+    /// `input` and checks the output row type against `expected`: the aggregate's own output,
+    /// also when the AggregateRel's emit projects it (then the output fields are the fields of
+    /// `expected` the emit selects).
     pub fn create(
         bytes: &[u8],
         input: &InputSchema,
@@ -230,6 +242,8 @@ impl WindowAggregateOperator {
                 expected_fields.len()
             )));
         }
+        // the emit selects result columns of this (unprojected) output
+        let projection = Projection::new(plan.emit.as_deref(), width_expected)?;
         if let Some(c) = window.count_star {
             let ok = plan
                 .measures
@@ -388,7 +402,7 @@ impl WindowAggregateOperator {
                 plan.names.join(", ")
             )));
         }
-        let output = Output::new(format, fields.into(), None, None)?;
+        let output = Output::new(format, projection.fields(fields.into()), None, None)?;
         let buffer = global.then(|| {
             FlushTrigger::starting_at(window.zone.clone(), window.assigner.slice_size(), i64::MIN)
         });
@@ -410,6 +424,7 @@ impl WindowAggregateOperator {
             buffer,
             limit: i64::MAX,
             late_rows: 0,
+            projection,
             output,
         })
     }
@@ -674,6 +689,7 @@ impl NativeOperator for WindowAggregateOperator {
         match fired {
             Some(columns) => {
                 let rows = columns.first().map_or(0, |c| c.len());
+                let columns = self.projection.columns(columns);
                 self.output.assemble(columns, None, None, rows).map(Some)
             }
             None => Ok(None),

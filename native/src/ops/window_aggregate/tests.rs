@@ -233,3 +233,51 @@ fn the_state_keeps_slices_and_timers_ordered_and_counts_what_it_holds() {
     state.release_if_empty(key);
     assert_eq!((state.keys(), state.slices(), state.bytes()), (0, 0, 0));
 }
+
+/// A projection selects the aggregate's own fields and columns by position (names included,
+/// repeats and drops allowed, columns not copied); no emit keeps them as they are; an index
+/// outside the output or an empty mapping is refused, naming what is wrong.
+#[test]
+fn a_projection_selects_fields_and_columns_by_position() {
+    use super::projection::Projection;
+    use arrow::datatypes::{DataType, Field, Fields, TimeUnit};
+    let ts = DataType::Timestamp(TimeUnit::Millisecond, None);
+    // keys k0 k1, measure c, window_start, window_end
+    let all: Fields = vec![
+        Field::new("k0", DataType::Utf8, true),
+        Field::new("k1", DataType::Int32, true),
+        Field::new("c", DataType::Int64, false),
+        Field::new("ws", ts.clone(), false),
+        Field::new("we", ts, false),
+    ]
+    .into();
+    let columns: Vec<ArrayRef> = (0..5).map(bigint).collect();
+    // k0, the measure c and window_start dropped, k1 twice
+    let mapping = [4, 1, 1];
+    let projection = Projection::new(Some(&mapping), 5).unwrap();
+    let fields = projection.fields(all.clone());
+    let expected: Fields = mapping.iter().map(|&p| all[p].clone()).collect();
+    assert_eq!(fields, expected);
+    let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["we", "k1", "k1"]);
+    let projected = projection.columns(columns.clone());
+    assert_eq!(projected.len(), 3);
+    for (j, p) in mapping.into_iter().enumerate() {
+        assert!(Arc::ptr_eq(&projected[j], &columns[p]), "column {j}");
+    }
+    // no emit: the fields and the columns as they are
+    let identity = Projection::new(None, 5).unwrap();
+    assert_eq!(identity.fields(all.clone()), all);
+    let same = identity.columns(columns.clone());
+    assert_eq!(same.len(), 5);
+    assert!(same.iter().zip(&columns).all(|(a, b)| Arc::ptr_eq(a, b)));
+    // errors name what is wrong
+    let message = |emit: &[usize]| Projection::new(Some(emit), 5).unwrap_err().to_string();
+    let m = message(&[4, 5, 1]);
+    assert!(
+        m.contains("output column 1 to column 5") && m.contains("outputs 5 columns"),
+        "{m}"
+    );
+    assert!(message(&[]).contains("selects no column"));
+    assert!(Projection::new(Some(&[4]), 5).is_ok());
+}
