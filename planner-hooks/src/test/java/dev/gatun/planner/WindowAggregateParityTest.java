@@ -169,6 +169,12 @@ class WindowAggregateParityTest {
                 + " GROUP BY " + W));
         q.add(n("SELECT " + W + ", s, COUNT(*), SUM(a) FROM " + cumulate("tn", "wts", "'30' MINUTE", "'2' HOUR")
                 + " GROUP BY " + W + ", s"));
+        // the Calc above the global phase runs in its exit when it only selects (WindowExitFusionTest)
+        q.add(n("SELECT s, window_end, COUNT(*) AS c, window_end AS e2, MAX(b) FROM " + day + " GROUP BY " + W
+                + ", s"));
+        q.add(n("SELECT window_start, COUNT(*), MAX(a) FROM " + hop("tj", "wts", "'20' MINUTE", "'1' HOUR")
+                + " GROUP BY " + W + ", s"));
+        q.add(n("SELECT COUNT(*) + 1, window_end FROM " + tumble("tj", "wts", "'30' MINUTE") + " GROUP BY " + W));
         // a UDF keeps the local phase (with its Calc) on Flink; the global phase still goes native
         q.add(local("has no native translation", "SELECT " + W + ", k, COUNT(*), SUM(a), AVG(d) FROM "
                 + tumble("tk", "wts", "'1' HOUR") + " GROUP BY " + W + ", k"));

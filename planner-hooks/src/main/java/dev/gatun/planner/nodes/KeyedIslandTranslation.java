@@ -21,12 +21,17 @@ import org.apache.flink.table.types.logical.RowType;
 final class KeyedIslandTranslation {
     private KeyedIslandTranslation() {}
 
+    /**
+     * @param outputType the aggregate node's row type; the island emits the absorbed Calc's rows
+     *     instead where it projects its exit (the Calc above then hands them through)
+     */
     static Transformation<RowData> of(PlannerBase planner, Transformation<RowData> input, TransformationMetadata meta,
                                       NativeCalcSpec spec, int[] keys, RowType outputType) {
+        RowType emitted = spec.exitProjection() == null ? outputType : spec.emittedType();
         RowDataKeySelector selector = KeySelectorUtil.getRowDataSelector(planner.getFlinkContext().getClassLoader(),
                 keys, InternalTypeInfo.of(spec.inputType()));
         OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(
-                input, meta, new KeyedIslandOperator(spec), InternalTypeInfo.of(outputType), input.getParallelism(),
+                input, meta, new KeyedIslandOperator(spec), InternalTypeInfo.of(emitted), input.getParallelism(),
                 false);
         transform.setStateKeySelector(selector);
         transform.setStateKeyType(selector.getProducedType());

@@ -94,6 +94,14 @@ final class NativeCalcRewriter {
             notFused = fused.reason;
         }
         RelNode withInputs = rewriteInputs(node);
+        if (windows != null && withInputs.getClass() == StreamPhysicalCalc.class) {
+            Fused exit = exitFusion((StreamPhysicalCalc) withInputs);
+            if (exit.island != null) {
+                rewritten.put(node, exit.island);
+                return exit.island;
+            }
+            notFused = notFused != null ? notFused : exit.reason;
+        }
         RelNode result = withInputs;
         if (windows != null && withInputs.getClass() == StreamPhysicalGlobalWindowAggregate.class) {
             result = globalWindowAggregate((StreamPhysicalGlobalWindowAggregate) withInputs);
@@ -248,6 +256,34 @@ final class NativeCalcRewriter {
         }
         LOG.debug("Gatun: {}", decision);
         return new StreamPhysicalNativeWindowAggregate(onePhase, onePhase.getInput(), decision.spec());
+    }
+
+    /**
+     * {@code calc} absorbed into the exit of the native window aggregate directly below it: the
+     * aggregate, projecting, under the Calc marked fused. Or why not (null when there is no native
+     * window aggregate below); the Calc is then decided alone.
+     */
+    private Fused exitFusion(StreamPhysicalCalc calc) {
+        RelNode below = calc.getInput();
+        NativeCalcSpec spec;
+        if (below instanceof StreamPhysicalNativeGlobalWindowAggregate global) {
+            spec = global.spec();
+        } else if (below instanceof StreamPhysicalNativeWindowAggregate onePhase) {
+            spec = onePhase.spec();
+        } else {
+            return new Fused(null, null);
+        }
+        CalcDecision decision = windows.decideExit(calc, spec);
+        if (!decision.isNative()) {
+            return new Fused(null, "not fused into the exit of the window aggregate below: " + decision.reason());
+        }
+        PlanReport.record(decision);
+        LOG.debug("Gatun: {}", decision);
+        RelNode aggregate = below instanceof StreamPhysicalNativeGlobalWindowAggregate global
+                ? new StreamPhysicalNativeGlobalWindowAggregate(global, global.getInput(), decision.spec())
+                : new StreamPhysicalNativeWindowAggregate((StreamPhysicalNativeWindowAggregate) below,
+                        below.getInput(0), decision.spec());
+        return new Fused(new StreamPhysicalFusedCalc(calc, aggregate, decision.spec()), null);
     }
 
     /** A fused island, or why there is none (null when nothing was there to fuse). */

@@ -23,12 +23,16 @@ import java.util.TimeZone;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.plan.logical.SliceAttachedWindowingStrategy;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
+import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalCalc;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalGlobalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalRel;
 import org.apache.flink.table.planner.plan.nodes.physical.stream.StreamPhysicalWindowAggregate;
@@ -81,6 +85,43 @@ public final class WindowAggregateAdmission {
 
     public CalcDecision decide(StreamPhysicalWindowAggregate onePhase) {
         return CalcDecision.decide(onePhase.getRelDetailedDescription(), "window aggregate", () -> admit(onePhase));
+    }
+
+    /**
+     * The Calc directly above a native window aggregate (global or one phase), absorbed into the
+     * aggregate's exit: the aggregate then emits the Calc's rows itself, so the job compiles no Calc
+     * class and hands no row through one. Only a Calc that selects, renames, reorders, repeats or drops
+     * the aggregate's columns without a filter is absorbed; stock with the reason otherwise. The
+     * aggregate's own row type, its checks in Rust and its state stay as they are.
+     *
+     * @param aggregate the native aggregate's spec
+     */
+    public CalcDecision decideExit(StreamPhysicalCalc calc, NativeCalcSpec aggregate) {
+        String name = calc.getRelDetailedDescription() + " fused into the exit of the window aggregate below";
+        return CalcDecision.decide(name, "Calc", () -> {
+            RexProgram program = calc.getProgram();
+            if (program.getCondition() != null) {
+                throw new NotAdmittedException("the Calc above the window aggregate filters rows");
+            }
+            List<RexLocalRef> projections = program.getProjectList();
+            int[] mapping = new int[projections.size()];
+            for (int j = 0; j < mapping.length; j++) {
+                if (!(program.expandLocalRef(projections.get(j)) instanceof RexInputRef ref)) {
+                    throw new NotAdmittedException("the Calc above the window aggregate computes a column");
+                }
+                mapping[j] = ref.getIndex();
+            }
+            RowType projected = FlinkTypeFactory.toLogicalRowType(calc.getRowType());
+            byte[] plan = AggregateTranslator.withEmit(aggregate.substraitPlan(), mapping);
+            OutputFormat exit = aggregate.flinkRowsExit() ? OutputFormat.FLINK_ROWS : OutputFormat.ARROW;
+            try {
+                NativePlanCheck.compile(NativeOperator.Kind.WINDOW_AGGREGATE, plan, aggregate.inputType(),
+                        aggregate.readPaths(), aggregate.outputType(), types, exit);
+            } catch (NativeException e) {
+                throw new NotAdmittedException("the native library refuses the projected plan: " + e.getMessage());
+            }
+            return aggregate.withExitProjection(plan, mapping, projected);
+        });
     }
 
     /**

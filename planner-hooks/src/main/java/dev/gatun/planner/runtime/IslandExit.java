@@ -24,7 +24,7 @@ abstract class IslandExit {
     }
 
     static IslandExit of(NativeCalcSpec spec, TypeMapping types) {
-        return spec.flinkRowsExit() ? new Rows(spec.outputType()) : new View(spec.outputType(), types);
+        return spec.flinkRowsExit() ? new Rows(spec.emittedType()) : new View(spec.emittedType(), types);
     }
 
     /** Emits every row of {@code result} (closing it), each preceded by its watermark, if any. */

@@ -43,6 +43,11 @@ import org.apache.flink.table.types.logical.RowType;
  *     island whose kernel keeps the accumulators of every key and slice as native state, fires the
  *     windows on watermarks and writes its state into Flink's raw keyed state at checkpoints
  *     ({@code window} then holds its window); false in plans compiled before it existed
+ * @param exitProjection null, or for a window-aggregate island that absorbed the projection-only
+ *     Calc above it: emitted column {@code j} is the aggregate's column {@code exitProjection[j]}
+ *     (the plan's AggregateRel emits that mapping; {@code outputType} stays the aggregate's row
+ *     type, which Rust checks, so the operator and its state are the same with or without it)
+ * @param exitType with {@code exitProjection}, the row type the island emits (the Calc's); else null
  *
  * <p>In a compiled plan it is the {@code nativeCalc} object of a {@link StreamExecNativeCalc}:
  * the Substrait bytes in base64, the row types in Flink's own JSON form, the read paths as arrays
@@ -63,7 +68,9 @@ public record NativeCalcSpec(
         @JsonProperty("groupLimit") long groupLimit,
         @JsonProperty("miniBatchIntervalMillis") long miniBatchIntervalMillis,
         @JsonProperty("window") String window,
-        @JsonProperty("windowAggregate") boolean windowAggregate) implements Serializable {
+        @JsonProperty("windowAggregate") boolean windowAggregate,
+        @JsonProperty("exitProjection") int[] exitProjection,
+        @JsonProperty("exitType") RowType exitType) implements Serializable {
 
     @JsonCreator
     public NativeCalcSpec {
@@ -94,6 +101,15 @@ public record NativeCalcSpec(
             throw new IllegalArgumentException("a window aggregate has a window, an insert-only input and assigns"
                     + " no watermarks");
         }
+        if (exitProjection != null && !windowAggregate) {
+            throw new IllegalArgumentException("only a window aggregate projects its output");
+        }
+        if ((exitProjection == null) != (exitType == null)
+                || (exitType != null && exitType.getFieldCount() != exitProjection.length)) {
+            throw new IllegalArgumentException("an exit projection comes with the row type it emits: "
+                    + Arrays.toString(exitProjection) + ", " + exitType);
+        }
+        exitProjection = exitProjection == null ? null : exitProjection.clone();
         if (window != null && (bundleRows != 0 || groupLimit != 0)) {
             throw new IllegalArgumentException("a local window aggregate has no bundle and no group limit: "
                     + bundleRows + ", " + groupLimit);
@@ -110,14 +126,14 @@ public record NativeCalcSpec(
                           long miniBatchIntervalMillis) {
         this(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows, latencyMillis,
                 nanosecondTimestamps, flinkRowsExit, assignsWatermarks, bundleRows, groupLimit, miniBatchIntervalMillis,
-                null, false);
+                null, false, null, null);
     }
 
     /** This spec as a local window-aggregate island's, with the window's EXPLAIN summary. */
     public NativeCalcSpec withWindow(String summary) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
                 latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, miniBatchIntervalMillis,
-                Objects.requireNonNull(summary, "window"), false);
+                Objects.requireNonNull(summary, "window"), false, null, null);
     }
 
     /**
@@ -128,7 +144,25 @@ public record NativeCalcSpec(
                                                  RowType outputType, int batchRows, long latencyMillis,
                                                  boolean nanosecondTimestamps, boolean flinkRowsExit, String window) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, true, batchRows, latencyMillis,
-                nanosecondTimestamps, flinkRowsExit, false, 0, 0, 0, Objects.requireNonNull(window, "window"), true);
+                nanosecondTimestamps, flinkRowsExit, false, 0, 0, 0, Objects.requireNonNull(window, "window"), true, null, null);
+    }
+
+    /**
+     * This window-aggregate island with the projection-only Calc above it absorbed: it emits
+     * {@code projected} rows, column {@code j} being its own column {@code mapping[j]}, from
+     * {@code projectedPlan} (this spec's plan with that emit).
+     */
+    public NativeCalcSpec withExitProjection(byte[] projectedPlan, int[] mapping, RowType projected) {
+        if (!windowAggregate || exitProjection != null) {
+            throw new IllegalStateException("only a window aggregate without a projection takes one");
+        }
+        return new NativeCalcSpec(projectedPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, false, 0, 0, 0, window, true, mapping, projected);
+    }
+
+    /** The rows the island emits: its {@code exitType} where it projects, else its {@code outputType}. */
+    public RowType emittedType() {
+        return exitType == null ? outputType : exitType;
     }
 
     /** A Calc island (projections and filter). */
@@ -137,7 +171,7 @@ public record NativeCalcSpec(
                                       long latencyMillis, boolean nanosecondTimestamps, boolean flinkRowsExit,
                                       boolean assignsWatermarks) {
         return new NativeCalcSpec(substraitPlan, inputType, readPaths, outputType, insertOnlyInput, batchRows,
-                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null, false);
+                latencyMillis, nanosecondTimestamps, flinkRowsExit, assignsWatermarks, 0, 0, 0, null, false, null, null);
     }
 
     /** Whether the island is a local (group or window) aggregate (its kernel keeps groups across batches). */
@@ -172,6 +206,9 @@ public record NativeCalcSpec(
         sb.append(flinkRowsExit ? ", exit=rows" : ", exit=view");
         if (window != null) {
             sb.append(windowAggregate ? ", state=keyed" : "").append(", window=").append(window);
+        }
+        if (exitProjection != null) {
+            sb.append(", projects=[").append(String.join(", ", exitType.getFieldNames())).append("]");
         }
         if (bundleRows > 0) {
             sb.append(", bundle=").append(bundleRows);
@@ -210,7 +247,8 @@ public record NativeCalcSpec(
                 && flinkRowsExit == s.flinkRowsExit && assignsWatermarks == s.assignsWatermarks
                 && bundleRows == s.bundleRows && groupLimit == s.groupLimit
                 && miniBatchIntervalMillis == s.miniBatchIntervalMillis && Objects.equals(window, s.window)
-                && windowAggregate == s.windowAggregate
+                && windowAggregate == s.windowAggregate && Arrays.equals(exitProjection, s.exitProjection)
+                && Objects.equals(exitType, s.exitType)
                 && pathsEqual(readPaths, s.readPaths);
     }
 

@@ -118,6 +118,29 @@ public final class AggregateTranslator {
     }
 
     /**
+     * {@code plan} (a window aggregate's, from {@link #translateGlobal} or {@link #translateOnePhase})
+     * emitting output column {@code j} as its column {@code mapping[j]}: the projection-only Calc
+     * above it, absorbed into its exit. The root's names stay the aggregate's own.
+     */
+    public static byte[] withEmit(byte[] plan, int[] mapping) {
+        Plan decoded;
+        try {
+            decoded = Plan.parseFrom(plan);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new IllegalArgumentException("not a Substrait plan: " + e.getMessage(), e);
+        }
+        RelRoot root = decoded.getRelations(0).getRoot();
+        RelCommon.Emit.Builder emit = RelCommon.Emit.newBuilder();
+        for (int i : mapping) {
+            emit.addOutputMapping(i);
+        }
+        AggregateRel aggregate = root.getInput().getAggregate().toBuilder()
+                .setCommon(RelCommon.newBuilder().setEmit(emit)).build();
+        RelRoot projected = root.toBuilder().setInput(Rel.newBuilder().setAggregate(aggregate)).build();
+        return decoded.toBuilder().setRelations(0, PlanRel.newBuilder().setRoot(projected)).build().toByteArray();
+    }
+
+    /**
      * @param columns the aggregate's input columns over the island's input rows
      * @param condition the Calc's filter, or null
      * @param keys the group keys, indexes into {@code columns}
