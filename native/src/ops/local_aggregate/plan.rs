@@ -11,8 +11,8 @@
 //! The AggregateRel may carry an `Emit` (`RelCommon.emit.output_mapping`) that projects its
 //! output ([`AggregatePlan::emit`]): only a window aggregate admits one, so that a
 //! projection-only Flink Calc above it (reordering, duplicating or dropping columns; Flink
-//! reads the result by position, so a rename needs nothing) is fused into its exit; every other relation emits its fields as they are (the ProjectRel
-//! may remap its own).
+//! reads the result by position, so a rename needs nothing) is fused into its exit. Every
+//! other relation emits its fields as they are (the ProjectRel may remap its own).
 //!
 //! The aggregate's `advanced_extension` may carry two optimizations, each a
 //! `google.protobuf.UInt64Value` told apart by its type URL:
