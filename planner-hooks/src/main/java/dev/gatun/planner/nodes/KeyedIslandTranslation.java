@@ -27,7 +27,7 @@ final class KeyedIslandTranslation {
      */
     static Transformation<RowData> of(PlannerBase planner, Transformation<RowData> input, TransformationMetadata meta,
                                       NativeCalcSpec spec, int[] keys, RowType outputType) {
-        RowType emitted = spec.exitProjection() == null ? outputType : spec.emittedType();
+        RowType emitted = spec.exitProjection() == null ? outputType : spec.exitType();
         RowDataKeySelector selector = KeySelectorUtil.getRowDataSelector(planner.getFlinkContext().getClassLoader(),
                 keys, InternalTypeInfo.of(spec.inputType()));
         OneInputTransformation<RowData, RowData> transform = ExecNodeUtil.createOneInputTransformation(

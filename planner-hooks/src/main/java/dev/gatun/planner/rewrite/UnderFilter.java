@@ -23,8 +23,9 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *
  * <p>A branch goes when its condition is false wherever the filter's deterministic conjuncts are
  * true (Calcite's simplifier decides that), and a branch whose condition is then always true ends
- * the CASE. A CASE that calls anything non-deterministic stays whole. Nothing else changes: no operator is added, the CASE keeps its type, and a CASE that
- * would shrink to a value of another type (nullability included) stays whole.
+ * the CASE. A CASE that calls anything non-deterministic stays whole. Nothing else changes: no
+ * operator is added, the CASE keeps its type, and a CASE that would shrink to a value of another
+ * type (nullability included) stays whole.
  */
 final class UnderFilter {
     /** Constant folding is left to the native side: no Calcite code generation while planning. */
