@@ -46,7 +46,8 @@ class WindowAggregateParityTest {
 
     static final String[] ZONES = {"UTC", "Asia/Shanghai", "America/Los_Angeles"};
 
-    private static final Map<String, String> SETTINGS = Map.of(
+    /** Two phases, mini-batch on (also used by {@link WindowExitFusionTest}). */
+    static final Map<String, String> SETTINGS = Map.of(
             "table.optimizer.agg-phase-strategy", "TWO_PHASE",
             "table.exec.mini-batch.enabled", "true",
             "table.exec.mini-batch.allow-latency", "1 h",

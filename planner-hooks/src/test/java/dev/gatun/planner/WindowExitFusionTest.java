@@ -30,10 +30,7 @@ class WindowExitFusionTest {
     static void tables() {
         twoPhase = new Queries();
         WindowAggregateParityTest.createTables(twoPhase);
-        twoPhase.set("table.optimizer.agg-phase-strategy", "TWO_PHASE");
-        twoPhase.set("table.exec.mini-batch.enabled", "true");
-        twoPhase.set("table.exec.mini-batch.allow-latency", "1 h");
-        twoPhase.set("table.exec.mini-batch.size", "23");
+        WindowAggregateParityTest.SETTINGS.forEach(twoPhase::set);
         onePhase = new Queries();
         WindowAggregateParityTest.createTables(onePhase);
         onePhase.set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
