@@ -32,6 +32,8 @@ public abstract sealed class ValueVector
     long nullCount;
     BatchMemory.Allocation validityAlloc;
     MemorySegment validity;
+    /** Rows are NULL until written ({@link #startAllNull}): new bitmap bytes are cleared, not set. */
+    boolean nullUntilWritten;
     boolean sealed;
 
     /** A written vector. */
@@ -116,6 +118,27 @@ public abstract sealed class ValueVector
         Bits.clear(validity, index);
     }
 
+    /**
+     * Makes every row NULL until a value is written at it: the bitmap is allocated now with every
+     * bit clear, so a writer may skip the rows that are NULL (the NULL ROW above a nested field, in
+     * one step for all its fields). For vectors whose NULL is the bitmap's bit alone: fixed-width
+     * and boolean. Call it before the first write (earlier values would turn NULL).
+     */
+    public final void startAllNull() {
+        checkWritable();
+        if (!(this instanceof FixedWidthVector || this instanceof BoolVector)) {
+            throw new IllegalStateException(field.name() + ": only fixed-width and boolean vectors can start all NULL, not "
+                    + getClass().getSimpleName());
+        }
+        if (validity == null) {
+            validityAlloc = memory.allocateFilled(Bits.bytesFor(capacity), (byte) 0);
+            validity = validityAlloc.segment();
+        } else {
+            validity.fill((byte) 0);
+        }
+        nullUntilWritten = true;
+    }
+
     /** Grows the buffers to hold at least {@code rows} values (geometrically). */
     public final void ensureCapacity(int rows) {
         if (rows <= capacity) {
@@ -185,7 +208,7 @@ public abstract sealed class ValueVector
         long newBytes = Bits.bytesFor(newCapacity);
         validityAlloc = memory.grow(validityAlloc, newBytes, oldBytes);
         validity = validityAlloc.segment();
-        validity.asSlice(oldBytes).fill((byte) 0xFF);
+        validity.asSlice(oldBytes).fill((byte) (nullUntilWritten ? 0 : 0xFF));
     }
 
     final void checkWritable() {

@@ -51,6 +51,26 @@ public final class Vectors {
     }
 
     /**
+     * Whether the written vector for {@code field} marks a NULL in its bitmap alone, and so can
+     * {@link ValueVector#startAllNull start all NULL}: the fixed-width and boolean types.
+     */
+    public static boolean canStartAllNull(Field field) {
+        return switch (field.type()) {
+            case ArrowType.Bool b -> true;
+            case ArrowType.Int i -> true;
+            case ArrowType.FloatingPoint f -> true;
+            case ArrowType.Decimal128 d -> true;
+            case ArrowType.FixedSizeBinary f -> true;
+            case ArrowType.Date32 d -> true;
+            case ArrowType.Time32 t -> true;
+            case ArrowType.IntervalYearMonth m -> true;
+            case ArrowType.Timestamp t -> true;
+            case ArrowType.Duration d -> true;
+            default -> false;
+        };
+    }
+
+    /**
      * A read-only view of validated, imported buffers. {@code view.buffers()} are in C Data
      * order; {@code scope} is the import's arena scope.
      */

@@ -50,6 +50,50 @@ class VectorWriteReadTest {
     }
 
     @Test
+    void aVectorStartedAllNullHoldsOnlyTheRowsWritten() {
+        Schema schema = Schema.of(Field.nullable("i", ArrowType.INT64), Field.nullable("b", ArrowType.BOOL));
+        try (RecordBatch batch = RecordBatch.allocate(schema, 10)) {
+            Int64Vector v = batch.column(0, Int64Vector.class);
+            BoolVector b = batch.column(1, BoolVector.class);
+            v.startAllNull();
+            b.startAllNull();
+            for (int i = 0; i < 40; i += 3) {
+                v.ensureCapacity(i + 1); // grown rows start NULL too
+                b.ensureCapacity(i + 1);
+                v.setLong(i, i);
+                b.setBoolean(i, true);
+            }
+            v.setNull(3); // an explicit NULL stays NULL
+            v.seal(40); // past the batch's capacity: sealed one by one
+            b.seal(40);
+            assertEquals(40 - 13, v.nullCount());
+            assertEquals(40 - 14, b.nullCount());
+            for (int i = 0; i < 40; i++) {
+                boolean written = i % 3 == 0 && i != 3;
+                assertEquals(!written, v.isNull(i), "row " + i);
+                if (written) {
+                    assertEquals(i, v.getLong(i));
+                }
+                assertEquals(i % 3 != 0, b.isNull(i), "row " + i);
+            }
+        }
+    }
+
+    @Test
+    void onlyFixedWidthAndBoolVectorsStartAllNull() {
+        Schema schema = Schema.of(Field.nullable("s", ArrowType.UTF8), Field.nullable("i", ArrowType.INT32));
+        try (RecordBatch batch = RecordBatch.allocate(schema, 4)) {
+            ValueVector s = batch.column(0);
+            IllegalStateException e = assertThrows(IllegalStateException.class, s::startAllNull);
+            assertTrue(e.getMessage().contains("only fixed-width and boolean"), e.getMessage());
+            assertFalse(Vectors.canStartAllNull(s.field()));
+            assertTrue(Vectors.canStartAllNull(batch.column(1).field()));
+            batch.seal(0);
+            assertThrows(IllegalStateException.class, batch.column(1)::startAllNull, "sealed");
+        }
+    }
+
+    @Test
     void boolIsBitPacked() {
         try (RecordBatch batch = RecordBatch.allocate(Schema.of(Field.nullable("b", ArrowType.BOOL)), 20)) {
             BoolVector v = batch.column(0, BoolVector.class);

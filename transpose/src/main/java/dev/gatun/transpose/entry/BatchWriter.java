@@ -160,6 +160,9 @@ public final class BatchWriter implements AutoCloseable {
             b = RecordBatch.allocate(allocator, schema, batchRows);
             for (int c = 0; c < plan.columns.length; c++) {
                 plan.columns[c].bind(b.column(c));
+                if (plan.nullUntilWritten[c]) {
+                    b.column(c).startAllNull();
+                }
             }
             kinds = carriesRowKind ? b.column(plan.columns.length, Int8Vector.class) : null;
         } catch (RuntimeException e) {

@@ -7,14 +7,18 @@ import org.apache.flink.table.data.RowData;
 /**
  * The prefix of nested read paths ({@code [i, j, ...]}): reads the ROW field once and hands the
  * selected sub-fields to their own top-level columns. Owns no vector; a NULL row makes every
- * selected column NULL.
+ * selected column NULL: those that start all NULL by leaving them unwritten, the others
+ * ({@code nulls}) one by one.
  */
 final class NestedFieldsWriter extends ValueWriter {
     private final RowFields fields;
+    /** The selected fields a NULL row marks NULL one by one; null when there are none. */
+    private final RowFields nulls;
 
-    NestedFieldsWriter(String name, RowFields fields) {
+    NestedFieldsWriter(String name, RowFields fields, RowFields nulls) {
         super(name, true);
         this.fields = fields;
+        this.nulls = nulls;
     }
 
     @Override
@@ -24,7 +28,9 @@ final class NestedFieldsWriter extends ValueWriter {
 
     @Override
     void setNull(int index) {
-        fields.writeNulls(index);
+        if (nulls != null) {
+            nulls.writeNulls(index);
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.gatun.transpose.entry;
 
 import dev.gatun.arrow.types.Field;
+import dev.gatun.arrow.vector.Vectors;
 import dev.gatun.transpose.types.TypeMapping;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,17 +20,24 @@ final class ReadPlan {
     final List<Field> fields;
     /** The writer of each column, in column order. */
     final ValueWriter[] columns;
+    /**
+     * The columns whose vectors start all NULL: nullable fixed-width fields under a ROW, which
+     * the NULL row above them leaves unwritten instead of marking each one NULL.
+     */
+    final boolean[] nullUntilWritten;
     final RowFields root;
 
-    private ReadPlan(List<Field> fields, ValueWriter[] columns, RowFields root) {
+    private ReadPlan(List<Field> fields, ValueWriter[] columns, boolean[] nullUntilWritten, RowFields root) {
         this.fields = fields;
         this.columns = columns;
+        this.nullUntilWritten = nullUntilWritten;
         this.root = root;
     }
 
     static ReadPlan of(RowType input, List<int[]> paths, TypeMapping types, BytesWriters.Scratch scratch) {
         List<Field> fields = new ArrayList<>(paths.size());
         ValueWriter[] columns = new ValueWriter[paths.size()];
+        boolean[] nullUntilWritten = new boolean[paths.size()];
         List<Leaf> leaves = new ArrayList<>(paths.size());
         for (int c = 0; c < paths.size(); c++) {
             int[] path = paths.get(c).clone();
@@ -60,23 +68,35 @@ final class ReadPlan {
             }
             fields.add(field);
             columns[c] = Writers.create(last, type, field, scratch);
-            leaves.add(new Leaf(path, columns[c]));
+            nullUntilWritten[c] = path.length > 1 && field.nullable() && Vectors.canStartAllNull(field);
+            leaves.add(new Leaf(path, columns[c], nullUntilWritten[c]));
         }
-        return new ReadPlan(List.copyOf(fields), columns, rowFields(input, leaves, 0));
+        return new ReadPlan(List.copyOf(fields), columns, nullUntilWritten, rowFields(input, leaves, 0));
     }
 
-    private record Leaf(int[] path, ValueWriter writer) {}
+    /** A column's read path and writer; {@code nullUntilWritten}: a NULL row above it writes nothing. */
+    private record Leaf(int[] path, ValueWriter writer, boolean nullUntilWritten) {}
 
     /** Readers of the fields of {@code row} that the leaves (all below it, at {@code depth}) select. */
     private static RowFields rowFields(RowType row, List<Leaf> leaves, int depth) {
+        return rowFields(row, leaves, depth, false);
+    }
+
+    /**
+     * Readers of the fields of {@code row} that the leaves (all below it, at {@code depth}) select;
+     * with {@code nullsOnly}, of those a NULL {@code row} must mark NULL one by one (null if none).
+     */
+    private static RowFields rowFields(RowType row, List<Leaf> leaves, int depth, boolean nullsOnly) {
         List<Integer> positions = new ArrayList<>();
         List<ValueWriter> writers = new ArrayList<>();
         Map<Integer, List<Leaf>> nested = new LinkedHashMap<>();
         for (Leaf leaf : leaves) {
             int pos = leaf.path[depth];
             if (leaf.path.length == depth + 1) {
-                positions.add(pos);
-                writers.add(leaf.writer);
+                if (!(nullsOnly && leaf.nullUntilWritten)) {
+                    positions.add(pos);
+                    writers.add(leaf.writer);
+                }
             } else {
                 nested.computeIfAbsent(pos, p -> new ArrayList<>()).add(leaf);
             }
@@ -84,8 +104,16 @@ final class ReadPlan {
         for (Map.Entry<Integer, List<Leaf>> e : nested.entrySet()) {
             int pos = e.getKey();
             RowType child = (RowType) row.getTypeAt(pos);
+            RowFields nulls = rowFields(child, e.getValue(), depth + 1, true);
+            if (nullsOnly && nulls == null) {
+                continue;
+            }
             positions.add(pos);
-            writers.add(new NestedFieldsWriter(row.getFieldNames().get(pos), rowFields(child, e.getValue(), depth + 1)));
+            writers.add(new NestedFieldsWriter(row.getFieldNames().get(pos),
+                    rowFields(child, e.getValue(), depth + 1, false), nulls));
+        }
+        if (nullsOnly && writers.isEmpty()) {
+            return null;
         }
         int[] pos = positions.stream().mapToInt(Integer::intValue).toArray();
         return new RowFields(row.getFieldCount(), pos, writers.toArray(ValueWriter[]::new));
