@@ -32,6 +32,7 @@ use datafusion::physical_expr::expressions::{
 };
 use datafusion::physical_expr::{PhysicalExpr, ScalarFunctionExpr};
 
+use super::switch::ColumnSwitch;
 use crate::udf;
 
 /// Rewrites every `AND`/`OR` whose right side may raise into a [`ShortCircuit`].
@@ -70,6 +71,7 @@ pub fn may_raise(expr: &Arc<dyn PhysicalExpr>) -> bool {
         || any.is::<IsNotNullExpr>()
         || any.is::<CaseExpr>()
         || any.is::<ShortCircuit>()
+        || any.is::<ColumnSwitch>()
         || any
             .downcast_ref::<BinaryExpr>()
             .is_some_and(|b| non_raising_operator(b.op()))

@@ -27,6 +27,7 @@ use prost::Message;
 
 use super::compiled::{describe, Compiled};
 use super::guard::guard;
+use super::switch;
 use super::validate::validate;
 use crate::udf;
 use crate::{GatunError, GatunResult};
@@ -197,6 +198,7 @@ fn admit(name: String, expr: &Expr, schema: &DFSchema) -> GatunResult<Compiled> 
         .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;
     let physical = create_physical_expr(expr, schema, &ExecutionProps::new())
         .and_then(guard)
+        .and_then(|e| switch::specialize(e, schema.as_arrow()))
         .map_err(|e| GatunError::plan(format!("{}: {}", describe(&name), e.strip_backtrace())))?;
     let physical_type = physical
         .data_type(schema.as_arrow())

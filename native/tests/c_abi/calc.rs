@@ -314,3 +314,48 @@ fn built_in_predicates_and_arithmetic() {
         [Some(-1), Some(0), None, Some(i32::MAX)]
     );
 }
+
+#[test]
+fn a_case_switching_columns_on_an_integer_code() {
+    use arrow::array::TimestampMillisecondArray;
+    use arrow::datatypes::TimestampMillisecondType;
+    use datafusion::logical_expr::when;
+    let kinds = [Some(2), Some(0), None, Some(1), Some(2), Some(7), Some(0)];
+    let time = |kind: i32| -> ArrayRef {
+        let t = kinds.iter().enumerate();
+        let t = t.map(|(i, k)| (*k == Some(kind)).then_some(1000 * kind as i64 + i as i64));
+        Arc::new(t.collect::<TimestampMillisecondArray>())
+    };
+    let names = kinds.iter().map(|k| k.map(|k| format!("n{k}")));
+    let input = batch(vec![
+        ("event_type", ints(kinds.to_vec())),
+        ("person", time(0)),
+        ("auction", time(1)),
+        ("bid", time(2)),
+        ("name", Arc::new(names.collect::<StringArray>()) as ArrayRef),
+    ]);
+    // Sliced, as Java may hand over part of a batch.
+    let input = input.slice(1, kinds.len() - 1);
+    let is = |code: i32| binary(col("event_type"), Operator::Eq, lit(code));
+    let event_time = when(is(0), col("person"))
+        .when(is(1), col("auction"))
+        .otherwise(col("bid"))
+        .unwrap();
+    let out = eval(event_time, &input).unwrap();
+    assert_eq!(
+        out.as_primitive::<TimestampMillisecondType>()
+            .iter()
+            .collect::<Vec<_>>(),
+        [Some(1), None, Some(1003), Some(2004), None, Some(6)]
+    );
+    // Text goes through the generic gather; no ELSE gives NULL.
+    let label = when(is(0), col("name"))
+        .when(is(1), lit("auction"))
+        .end()
+        .unwrap();
+    let out = eval(label, &input).unwrap();
+    assert_eq!(
+        out.as_string::<i32>().iter().collect::<Vec<_>>(),
+        [Some("n0"), None, Some("auction"), None, None, Some("n0")]
+    );
+}
