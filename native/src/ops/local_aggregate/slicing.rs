@@ -54,11 +54,16 @@ impl Slicing {
         let times = rowtime.as_primitive::<TimestampMillisecondType>();
         let mut ends = Vec::with_capacity(times.len());
         let mut min = i64::MAX;
+        // the zone is fixed: decided once, not per row
+        let utc = self.zone.is_utc();
         for &t in times.values() {
-            let shifted = self
-                .zone
-                .to_utc(t)
-                .map_err(|e| GatunError::execution(e.strip_backtrace()))?;
+            let shifted = if utc {
+                t
+            } else {
+                self.zone
+                    .to_utc(t)
+                    .map_err(|e| GatunError::execution(e.strip_backtrace()))?
+            };
             let end = self.assigner.slice_end(shifted);
             min = min.min(end);
             ends.push(end);
