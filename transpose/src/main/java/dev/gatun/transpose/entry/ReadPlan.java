@@ -71,31 +71,30 @@ final class ReadPlan {
             nullUntilWritten[c] = path.length > 1 && field.nullable() && Vectors.canStartAllNull(field);
             leaves.add(new Leaf(path, columns[c], nullUntilWritten[c]));
         }
-        return new ReadPlan(List.copyOf(fields), columns, nullUntilWritten, rowFields(input, leaves, 0));
+        return new ReadPlan(List.copyOf(fields), columns, nullUntilWritten, rowFields(input, leaves, 0).all());
     }
 
     /** A column's read path and writer; {@code nullUntilWritten}: a NULL row above it writes nothing. */
     private record Leaf(int[] path, ValueWriter writer, boolean nullUntilWritten) {}
 
-    /** Readers of the fields of {@code row} that the leaves (all below it, at {@code depth}) select. */
-    private static RowFields rowFields(RowType row, List<Leaf> leaves, int depth) {
-        return rowFields(row, leaves, depth, false);
-    }
+    /** A row's readers: of all its selected fields, and of those its NULL marks one by one (null if none). */
+    private record Readers(RowFields all, RowFields nulls) {}
 
-    /**
-     * Readers of the fields of {@code row} that the leaves (all below it, at {@code depth}) select;
-     * with {@code nullsOnly}, of those a NULL {@code row} must mark NULL one by one (null if none).
-     */
-    private static RowFields rowFields(RowType row, List<Leaf> leaves, int depth, boolean nullsOnly) {
+    /** Readers of the fields of {@code row} that the leaves (all below it, at {@code depth}) select. */
+    private static Readers rowFields(RowType row, List<Leaf> leaves, int depth) {
         List<Integer> positions = new ArrayList<>();
         List<ValueWriter> writers = new ArrayList<>();
+        List<Integer> nullPositions = new ArrayList<>();
+        List<ValueWriter> nullWriters = new ArrayList<>();
         Map<Integer, List<Leaf>> nested = new LinkedHashMap<>();
         for (Leaf leaf : leaves) {
             int pos = leaf.path[depth];
             if (leaf.path.length == depth + 1) {
-                if (!(nullsOnly && leaf.nullUntilWritten)) {
-                    positions.add(pos);
-                    writers.add(leaf.writer);
+                positions.add(pos);
+                writers.add(leaf.writer);
+                if (!leaf.nullUntilWritten) {
+                    nullPositions.add(pos);
+                    nullWriters.add(leaf.writer);
                 }
             } else {
                 nested.computeIfAbsent(pos, p -> new ArrayList<>()).add(leaf);
@@ -103,19 +102,22 @@ final class ReadPlan {
         }
         for (Map.Entry<Integer, List<Leaf>> e : nested.entrySet()) {
             int pos = e.getKey();
-            RowType child = (RowType) row.getTypeAt(pos);
-            RowFields nulls = rowFields(child, e.getValue(), depth + 1, true);
-            if (nullsOnly && nulls == null) {
-                continue;
-            }
+            Readers child = rowFields((RowType) row.getTypeAt(pos), e.getValue(), depth + 1);
+            ValueWriter writer = new NestedFieldsWriter(row.getFieldNames().get(pos), child.all, child.nulls);
             positions.add(pos);
-            writers.add(new NestedFieldsWriter(row.getFieldNames().get(pos),
-                    rowFields(child, e.getValue(), depth + 1, false), nulls));
+            writers.add(writer);
+            if (child.nulls != null) {
+                nullPositions.add(pos);
+                nullWriters.add(writer);
+            }
         }
-        if (nullsOnly && writers.isEmpty()) {
-            return null;
-        }
+        int arity = row.getFieldCount();
+        return new Readers(readers(arity, positions, writers),
+                nullWriters.isEmpty() ? null : readers(arity, nullPositions, nullWriters));
+    }
+
+    private static RowFields readers(int arity, List<Integer> positions, List<ValueWriter> writers) {
         int[] pos = positions.stream().mapToInt(Integer::intValue).toArray();
-        return new RowFields(row.getFieldCount(), pos, writers.toArray(ValueWriter[]::new));
+        return new RowFields(arity, pos, writers.toArray(ValueWriter[]::new));
     }
 }
