@@ -18,6 +18,9 @@ pub mod flink_row;
 pub mod ops;
 pub mod udf;
 
+#[cfg(test)]
+mod test_rng;
+
 pub use ffi::abi::{
     gatun_abi_version, GatunNativeStats, GatunStateStats, GatunWatermarkProgress,
     GATUN_ABI_VERSION as ABI_VERSION,

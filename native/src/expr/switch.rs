@@ -492,6 +492,7 @@ impl PhysicalExpr for ColumnSwitch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
     use arrow::array::{Int32Array, Int64Array, StringArray, TimestampMillisecondArray};
     use arrow::compute::cast;
     use arrow::datatypes::{Field, SchemaRef, TimeUnit};
@@ -504,30 +505,6 @@ mod tests {
     type Expr = Arc<dyn PhysicalExpr>;
 
     const MILLIS: DataType = DataType::Timestamp(TimeUnit::Millisecond, None);
-
-    /// xorshift64*: deterministic and dependency-free.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn percent(&mut self, p: usize) -> bool {
-            self.below(100) < p
-        }
-
-        fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-            items[self.below(items.len())].clone()
-        }
-    }
 
     /// `values` as an array of `data_type` (Utf8: the numbers as text).
     fn array_of(data_type: &DataType, values: &[Option<i64>]) -> ArrayRef {
@@ -580,9 +557,9 @@ mod tests {
             DataType::Utf8,
         ]);
         let rows = if rng.percent(10) {
-            200 + rng.below(100)
+            200 + rng.below(100) as usize
         } else {
-            rng.below(40)
+            rng.below(40) as usize
         };
         let mut fields = Vec::new();
         let mut columns = Vec::new();
@@ -594,7 +571,7 @@ mod tests {
         ] {
             let nullable = rng.percent(75);
             let nulls = if nullable {
-                rng.pick(&[0, 10, 50, 100])
+                rng.pick(&[0u64, 10, 50, 100])
             } else {
                 0
             };
@@ -635,7 +612,7 @@ mod tests {
 
     #[test]
     fn agrees_with_case_expr_on_random_batches() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for trial in 0..3000 {
             let (case, batch) = random_case(&mut rng);
             let schema = batch.schema();
@@ -655,8 +632,8 @@ mod tests {
                 "{what}"
             );
             let rows = batch.num_rows();
-            let offset = rng.below(rows + 1);
-            let sliced = batch.slice(offset, rng.below(rows - offset + 1));
+            let offset = rng.below(rows as u64 + 1) as usize;
+            let sliced = batch.slice(offset, rng.below((rows - offset) as u64 + 1) as usize);
             for batch in [batch, sliced] {
                 let (want, got) = (eval(&case, &batch), eval(&switch, &batch));
                 assert_eq!(got.data_type(), want.data_type(), "{what}");

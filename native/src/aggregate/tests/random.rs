@@ -1,4 +1,4 @@
-//! Deterministic random batches (SplitMix64; no dependency), biased towards the values
+//! Deterministic random batches (`crate::test_rng`), biased towards the values
 //! that matter here: extremes (wrapping, decimal overflow), NaN payloads, ±0.0, ±inf,
 //! non-UTF-8 bytes, NULLs.
 
@@ -16,33 +16,7 @@ use arrow::datatypes::{
     TimestampSecondType,
 };
 
-pub(super) struct Rng(u64);
-
-impl Rng {
-    pub(super) fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub(super) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub(super) fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    pub(super) fn percent(&mut self, p: u64) -> bool {
-        self.below(100) < p
-    }
-
-    fn pick<T: Copy>(&mut self, values: &[T]) -> T {
-        values[self.below(values.len() as u64) as usize]
-    }
-}
+pub(super) use crate::test_rng::Rng;
 
 pub(super) const TEN_POW_38: i128 = 100_000_000_000_000_000_000_000_000_000_000_000_000;
 
