@@ -105,22 +105,23 @@ impl SliceAssigner {
     /// `window_end`, in Flink's order, and the slice whose state holds the merged result
     /// (CUMULATE's first slice; `None`: a fresh accumulator, not kept). TUMBLE: the window's
     /// own slice, kept.
-    pub fn merge_slices(&self, window_end: i64) -> (Option<i64>, Vec<i64>) {
+    pub fn merge_slices(&self, window_end: i64) -> (Option<i64>, Slices) {
         match self.kind {
-            WindowKind::Tumble => (Some(window_end), Vec::new()),
-            WindowKind::Hop => {
-                let n = self.size / self.step;
-                let slices = (0..n)
-                    .map(|i| window_end.wrapping_sub(i.wrapping_mul(self.step)))
-                    .collect();
-                (None, slices)
-            }
+            WindowKind::Tumble => (Some(window_end), Slices::NONE),
+            WindowKind::Hop => (
+                None,
+                Slices {
+                    next: window_end,
+                    step: self.step,
+                    left: self.size / self.step,
+                },
+            ),
             WindowKind::Cumulate => {
                 let first = self.window_start(window_end).wrapping_add(self.step);
                 let slices = if window_end == first {
-                    Vec::new()
+                    Slices::NONE
                 } else {
-                    vec![window_end]
+                    Slices::one(window_end)
                 };
                 (Some(first), slices)
             }
@@ -137,20 +138,25 @@ impl SliceAssigner {
     }
 
     /// Flink's `expiredSlices(windowEnd)`: the slices to free once the window fired.
-    pub fn expired_slices(&self, window_end: i64) -> Vec<i64> {
+    pub fn expired_slices(&self, window_end: i64) -> Slices {
         match self.kind {
-            WindowKind::Tumble => vec![window_end],
-            WindowKind::Hop => vec![self.window_start(window_end).wrapping_add(self.step)],
+            WindowKind::Tumble => Slices::one(window_end),
+            WindowKind::Hop => Slices::one(self.window_start(window_end).wrapping_add(self.step)),
             WindowKind::Cumulate => {
                 let start = self.window_start(window_end);
                 let first = start.wrapping_add(self.step);
                 let last = start.wrapping_add(self.size);
                 if window_end == first {
-                    Vec::new()
+                    Slices::NONE
                 } else if window_end == last {
-                    vec![window_end, first]
+                    // the window's end, then its first slice
+                    Slices {
+                        next: window_end,
+                        step: window_end.wrapping_sub(first),
+                        left: 2,
+                    }
                 } else {
-                    vec![window_end]
+                    Slices::one(window_end)
                 }
             }
         }
@@ -168,6 +174,45 @@ impl SliceAssigner {
                 (next <= max).then_some(next)
             }
         }
+    }
+}
+
+/// Slice ends `next`, `next - step`, ... (`left` of them): what a window merges or frees,
+/// without a vector per fired window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slices {
+    next: i64,
+    step: i64,
+    left: i64,
+}
+
+impl Slices {
+    const NONE: Slices = Slices {
+        next: 0,
+        step: 0,
+        left: 0,
+    };
+
+    fn one(end: i64) -> Self {
+        Slices {
+            next: end,
+            step: 0,
+            left: 1,
+        }
+    }
+}
+
+impl Iterator for Slices {
+    type Item = i64;
+
+    fn next(&mut self) -> Option<i64> {
+        if self.left <= 0 {
+            return None;
+        }
+        let end = self.next;
+        self.next = self.next.wrapping_sub(self.step);
+        self.left -= 1;
+        Some(end)
     }
 }
 

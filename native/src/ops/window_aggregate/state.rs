@@ -152,9 +152,16 @@ impl State {
     }
 
     fn hash(&self, row: &[u8]) -> u64 {
-        let hash = self.ids.hasher().hash_one(row);
-        #[cfg(test)]
-        let hash = hash & self.hash_mask;
+        self.masked(self.ids.hasher().hash_one(row))
+    }
+
+    #[cfg(test)]
+    fn masked(&self, hash: u64) -> u64 {
+        hash & self.hash_mask
+    }
+
+    #[cfg(not(test))]
+    fn masked(&self, hash: u64) -> u64 {
         hash
     }
 
