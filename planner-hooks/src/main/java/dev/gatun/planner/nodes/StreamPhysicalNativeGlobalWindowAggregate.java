@@ -21,7 +21,8 @@ import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
  * native state: a {@link StreamPhysicalGlobalWindowAggregate} for the rest of the planner (same row
  * type, keying and input), printing {@code native=[...]} in EXPLAIN.
  */
-public final class StreamPhysicalNativeGlobalWindowAggregate extends StreamPhysicalGlobalWindowAggregate {
+public final class StreamPhysicalNativeGlobalWindowAggregate extends StreamPhysicalGlobalWindowAggregate
+        implements NativeWindowAggregateNode {
     private final NativeCalcSpec spec;
 
     public StreamPhysicalNativeGlobalWindowAggregate(StreamPhysicalGlobalWindowAggregate stock, RelNode input,
@@ -36,8 +37,14 @@ public final class StreamPhysicalNativeGlobalWindowAggregate extends StreamPhysi
         this.spec = spec;
     }
 
+    @Override
     public NativeCalcSpec spec() {
         return spec;
+    }
+
+    @Override
+    public RelNode withSpec(NativeCalcSpec spec) {
+        return new StreamPhysicalNativeGlobalWindowAggregate(this, getInput(), spec);
     }
 
     @Override

@@ -21,7 +21,8 @@ import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
  * {@link StreamPhysicalWindowAggregate} for the rest of the planner (same row type, keying and
  * input), printing {@code native=[...]} in EXPLAIN.
  */
-public final class StreamPhysicalNativeWindowAggregate extends StreamPhysicalWindowAggregate {
+public final class StreamPhysicalNativeWindowAggregate extends StreamPhysicalWindowAggregate
+        implements NativeWindowAggregateNode {
     private final NativeCalcSpec spec;
 
     public StreamPhysicalNativeWindowAggregate(StreamPhysicalWindowAggregate stock, RelNode input,
@@ -36,8 +37,14 @@ public final class StreamPhysicalNativeWindowAggregate extends StreamPhysicalWin
         this.spec = spec;
     }
 
+    @Override
     public NativeCalcSpec spec() {
         return spec;
+    }
+
+    @Override
+    public RelNode withSpec(NativeCalcSpec spec) {
+        return new StreamPhysicalNativeWindowAggregate(this, getInput(), spec);
     }
 
     @Override

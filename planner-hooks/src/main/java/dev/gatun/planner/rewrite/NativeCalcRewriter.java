@@ -3,6 +3,7 @@ package dev.gatun.planner.rewrite;
 import dev.gatun.planner.nodes.BatchPhysicalFusedCalc;
 import dev.gatun.planner.nodes.BatchPhysicalNativeCalc;
 import dev.gatun.planner.nodes.BatchPhysicalNativeLocalHashAggregate;
+import dev.gatun.planner.nodes.NativeWindowAggregateNode;
 import dev.gatun.planner.nodes.StreamPhysicalFusedCalc;
 import dev.gatun.planner.nodes.StreamPhysicalFusedMiniBatchAssigner;
 import dev.gatun.planner.nodes.StreamPhysicalFusedWatermarkAssigner;
@@ -264,25 +265,16 @@ final class NativeCalcRewriter {
      * window aggregate below); the Calc is then decided alone.
      */
     private Fused exitFusion(StreamPhysicalCalc calc) {
-        RelNode below = calc.getInput();
-        NativeCalcSpec spec;
-        if (below instanceof StreamPhysicalNativeGlobalWindowAggregate global) {
-            spec = global.spec();
-        } else if (below instanceof StreamPhysicalNativeWindowAggregate onePhase) {
-            spec = onePhase.spec();
-        } else {
+        if (!(calc.getInput() instanceof NativeWindowAggregateNode below)) {
             return new Fused(null, null);
         }
-        CalcDecision decision = windows.decideExit(calc, spec);
+        CalcDecision decision = windows.decideExit(calc, below.spec());
         if (!decision.isNative()) {
             return new Fused(null, "not fused into the exit of the window aggregate below: " + decision.reason());
         }
         PlanReport.record(decision);
         LOG.debug("Gatun: {}", decision);
-        RelNode aggregate = below instanceof StreamPhysicalNativeGlobalWindowAggregate global
-                ? new StreamPhysicalNativeGlobalWindowAggregate(global, global.getInput(), decision.spec())
-                : new StreamPhysicalNativeWindowAggregate((StreamPhysicalNativeWindowAggregate) below,
-                        below.getInput(0), decision.spec());
+        RelNode aggregate = below.withSpec(decision.spec());
         return new Fused(new StreamPhysicalFusedCalc(calc, aggregate, decision.spec()), null);
     }
 
